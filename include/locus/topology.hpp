@@ -1,0 +1,82 @@
+// locus/topology.hpp — the machine model: a tree of packages, NUMA nodes, L3 groups, cores
+// and hardware threads, discovered with hwloc or laid out from a virtual spec.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locus {
+
+/// One core of the model: the unit a worker is placed on. Ids are dense, 0-based, and
+/// nested: cores of one l3 group share a numa node, nodes of one package share the package.
+struct core_info {
+  unsigned core = 0;     ///< dense core id
+  unsigned l3 = 0;       ///< dense L3-group id (cores sharing a last-level cache)
+  unsigned numa = 0;     ///< dense NUMA-node id
+  unsigned package = 0;  ///< dense package (socket) id
+  unsigned os_cpu = 0;   ///< OS processor index to pin to (first hardware thread of the core)
+  unsigned threads = 1;  ///< hardware threads of this core
+};
+
+/// How far apart two cores are: the level of their lowest common ancestor.
+enum class distance : std::uint8_t { same_core = 0, same_l3 = 1, same_numa = 2, same_package = 3, remote = 4 };
+
+class topology {
+ public:
+  /// The real machine, from hwloc. Never throws: falls back to a flat model of
+  /// std::thread::hardware_concurrency() cores if hwloc fails (and says so in describe()).
+  [[nodiscard]] static topology discover();
+
+  /// A virtual machine from a spec such as "sockets=4,cores=4,l3=6MiB". Keys (all optional):
+  ///   sockets=N (default 1), numa=N per socket (1), l3groups=N per NUMA node (1),
+  ///   cores=N per L3 group (default 2), smt=N threads per core (1),
+  ///   l3=SIZE per L3 group (8MiB), l2=SIZE per core (1MiB), l1=SIZE per core (32KiB).
+  /// SIZE: an integer with optional B, KiB, MiB, GiB (also K, M, G). Cores are mapped onto the
+  /// processors that exist round-robin (oversubscribed if need be). Throws config_error naming
+  /// `what`, the bad value and the accepted form.
+  [[nodiscard]] static topology from_spec(std::string_view spec, std::string_view what = "topology");
+
+  /// from_spec(spec) if spec is non-empty, else discover().
+  [[nodiscard]] static topology make(std::string_view spec, std::string_view what = "topology");
+
+  [[nodiscard]] bool is_virtual() const noexcept { return m_virtual; }
+  [[nodiscard]] const std::vector<core_info>& cores() const noexcept { return m_cores; }
+  [[nodiscard]] std::size_t num_cores() const noexcept { return m_cores.size(); }
+  [[nodiscard]] unsigned num_packages() const noexcept { return m_packages; }
+  [[nodiscard]] unsigned num_numa_nodes() const noexcept { return m_numa; }
+  [[nodiscard]] unsigned num_l3_groups() const noexcept { return m_l3; }
+  [[nodiscard]] unsigned num_hardware_threads() const noexcept { return m_hw_threads; }
+  [[nodiscard]] std::size_t l3_bytes() const noexcept { return m_l3_bytes; }  ///< per L3 group
+  [[nodiscard]] std::size_t l2_bytes() const noexcept { return m_l2_bytes; }  ///< per core
+  [[nodiscard]] std::size_t l1d_bytes() const noexcept { return m_l1_bytes; }  ///< per core
+
+  /// Distance between cores a and b (indices into cores()).
+  [[nodiscard]] distance between(std::size_t a, std::size_t b) const noexcept;
+
+  /// One line, e.g. "virtual: 4 packages, 4 NUMA nodes, 4 L3 groups (6 MiB), 16 cores on 2 CPUs".
+  [[nodiscard]] std::string describe() const;
+
+ private:
+  std::vector<core_info> m_cores;
+  unsigned m_packages = 0, m_numa = 0, m_l3 = 0, m_hw_threads = 0;
+  std::size_t m_l3_bytes = 0, m_l2_bytes = 0, m_l1_bytes = 0;
+  bool m_virtual = false;
+  std::string m_note;  ///< e.g. why discovery fell back
+};
+
+/// Partition of workers into places, per config::places (socket | numa | l3 | none | N).
+/// `worker_core[i]` is the index into topo.cores() of worker i. Returns, for each worker, its
+/// place index; places are dense, 0-based, each non-empty. Throws config_error naming `what`.
+[[nodiscard]] std::vector<unsigned> assign_places(const topology& topo,
+                                                  const std::vector<std::size_t>& worker_core,
+                                                  std::string_view spec,
+                                                  std::string_view what = "places");
+
+/// Pins the calling thread to OS processor `os_cpu`; returns false (and changes nothing) if the
+/// OS refuses.
+bool pin_this_thread(unsigned os_cpu) noexcept;
+
+}  // namespace locus
