@@ -34,16 +34,19 @@ struct slaw_params {
   std::uint32_t interval = 64;      ///< INT: re-evaluate the policy every INT spawns
   std::uint32_t fresh_limit = 128;  ///< F: at or above this many fresh tasks, spawn work-first
   std::uint32_t stack_limit = 256;  ///< S: at or above this many on-stack frames, spawn help-first
+  /// The heuristic spawns help-first for the next interval when more than this many tasks were
+  /// stolen from the worker during the last one. The paper compares with INT (the default).
+  std::uint32_t steal_threshold = 64;
 };
 
 /// Runtime configuration. Defaults: one pinned worker per core of the real machine, adaptive
 /// spawning, hierarchical victims, one place per socket, no cross-place stealing.
 struct config {
-  unsigned workers = 0;                         ///< 0: one per core of the topology
+  unsigned workers = 0;                          ///< 0: one per core of the topology
   spawn_policy policy = spawn_policy::adaptive;  ///< default policy of spawns without an option
   victim_policy victims = victim_policy::hierarchical;
-  std::string topology;           ///< empty: discover with hwloc; else a virtual spec
-  std::string places = "socket";  ///< socket | numa | l3 | none | N (N equal groups)
+  std::string topology;             ///< empty: discover with hwloc; else a virtual spec
+  std::string places = "socket";    ///< socket | numa | l3 | none | N (N equal groups)
   bool cross_place_steals = false;  ///< may idle workers steal from other places?
   bool pin = true;                  ///< pin each worker to its processor
   slaw_params slaw{};
@@ -53,6 +56,13 @@ struct config {
   /// variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
+
+/// The one error format every parser uses:
+///   WHAT="VALUE" is not valid[ (REASON)]; expected EXPECTED
+/// Non-printable characters of VALUE are written as \xNN.
+[[nodiscard]] config_error make_config_error(std::string_view what, std::string_view value,
+                                             std::string_view expected,
+                                             std::string_view reason = {});
 
 /// Parsers shared by from_env() and the benchmark harness. `what` names the input in errors.
 [[nodiscard]] spawn_policy parse_spawn_policy(std::string_view value, std::string_view what);

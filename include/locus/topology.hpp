@@ -22,7 +22,13 @@ struct core_info {
 };
 
 /// How far apart two cores are: the level of their lowest common ancestor.
-enum class distance : std::uint8_t { same_core = 0, same_l3 = 1, same_numa = 2, same_package = 3, remote = 4 };
+enum class distance : std::uint8_t {
+  same_core = 0,
+  same_l3 = 1,
+  same_numa = 2,
+  same_package = 3,
+  remote = 4
+};
 
 class topology {
  public:
@@ -37,7 +43,8 @@ class topology {
   /// SIZE: an integer with optional B, KiB, MiB, GiB (also K, M, G). Cores are mapped onto the
   /// processors that exist round-robin (oversubscribed if need be). Throws config_error naming
   /// `what`, the bad value and the accepted form.
-  [[nodiscard]] static topology from_spec(std::string_view spec, std::string_view what = "topology");
+  [[nodiscard]] static topology from_spec(std::string_view spec,
+                                          std::string_view what = "topology");
 
   /// from_spec(spec) if spec is non-empty, else discover().
   [[nodiscard]] static topology make(std::string_view spec, std::string_view what = "topology");
@@ -49,11 +56,11 @@ class topology {
   [[nodiscard]] unsigned num_numa_nodes() const noexcept { return m_numa; }
   [[nodiscard]] unsigned num_l3_groups() const noexcept { return m_l3; }
   [[nodiscard]] unsigned num_hardware_threads() const noexcept { return m_hw_threads; }
-  [[nodiscard]] std::size_t l3_bytes() const noexcept { return m_l3_bytes; }  ///< per L3 group
-  [[nodiscard]] std::size_t l2_bytes() const noexcept { return m_l2_bytes; }  ///< per core
+  [[nodiscard]] std::size_t l3_bytes() const noexcept { return m_l3_bytes; }   ///< per L3 group
+  [[nodiscard]] std::size_t l2_bytes() const noexcept { return m_l2_bytes; }   ///< per core
   [[nodiscard]] std::size_t l1d_bytes() const noexcept { return m_l1_bytes; }  ///< per core
 
-  /// Distance between cores a and b (indices into cores()).
+  /// Distance between cores a and b (indices into cores()); remote if either is out of range.
   [[nodiscard]] distance between(std::size_t a, std::size_t b) const noexcept;
 
   /// One line, e.g. "virtual: 4 packages, 4 NUMA nodes, 4 L3 groups (6 MiB), 16 cores on 2 CPUs".
@@ -65,11 +72,15 @@ class topology {
   std::size_t m_l3_bytes = 0, m_l2_bytes = 0, m_l1_bytes = 0;
   bool m_virtual = false;
   std::string m_note;  ///< e.g. why discovery fell back
+
+  struct builder;  ///< fills the fields from hwloc, a spec or the flat fallback (topology.cpp)
 };
 
 /// Partition of workers into places, per config::places (socket | numa | l3 | none | N).
 /// `worker_core[i]` is the index into topo.cores() of worker i. Returns, for each worker, its
-/// place index; places are dense, 0-based, each non-empty. Throws config_error naming `what`.
+/// place index; places are dense, 0-based, each non-empty. Throws config_error naming `what`
+/// for a bad spec (or N greater than the number of workers), std::out_of_range for a worker
+/// whose core index is not in topo.cores().
 [[nodiscard]] std::vector<unsigned> assign_places(const topology& topo,
                                                   const std::vector<std::size_t>& worker_core,
                                                   std::string_view spec,

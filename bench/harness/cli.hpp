@@ -1,0 +1,76 @@
+// bench/harness/cli.hpp — the locus-bench command line.
+//
+//   locus-bench KERNEL[,KERNEL...|all] [--size S[,S...]] [--runtime R[,R...]]
+//               [--policy P[,P...]] [--victims V[,V...]] [--workers N[,N...]]
+//               [--reps R] [--json FILE] [--timeout SECONDS]
+//   locus-bench --list | --help
+//
+// A hidden `--child --result-fd FD` mode runs exactly one configuration once and reports
+// the result on FD; the parent uses it to run every measurement in a fresh process.
+#pragma once
+
+#include <locus/config.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../registry.hpp"
+
+namespace bench {
+
+/// A command-line error; main prints the message and the usage hint and exits with 2.
+class cli_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Values used for options the command line leaves out. main fills them from the
+/// environment (locus::config::from_env()) and the machine; tests pass fixed ones.
+struct cli_defaults {
+  std::vector<runtime_kind> runtimes{runtime_kind::serial, runtime_kind::locus};
+  std::vector<locus::spawn_policy> policies{locus::spawn_policy::adaptive};
+  std::vector<locus::victim_policy> victims{locus::victim_policy::hierarchical};
+  std::vector<unsigned> workers{1};
+  unsigned reps = 5;
+};
+
+/// The parsed command line. Lists keep the user's order with duplicates removed.
+struct options {
+  std::vector<const kernel_info*> kernels;
+  std::vector<std::string> sizes{"default"};  ///< "small", "default" or the kernel's own value
+  std::vector<runtime_kind> runtimes;
+  std::vector<locus::spawn_policy> policies;
+  std::vector<locus::victim_policy> victims;
+  std::vector<unsigned> workers;
+  unsigned reps = 0;
+  std::string json_path;  ///< empty: no JSON file
+  double timeout_s = 0;   ///< per run; 0: no limit
+  bool help = false;      ///< --help: print usage, nothing else
+  bool list = false;      ///< --list: print the kernel table, nothing else
+  bool child = false;     ///< hidden: run one configuration once, report on result_fd
+  int result_fd = -1;     ///< hidden: the pipe to report on (child mode only)
+};
+
+/// Parses argv[1..]; throws cli_error naming the bad argument and what was expected.
+[[nodiscard]] options parse_cli(const std::vector<std::string>& args, const cli_defaults& defaults);
+
+/// The usage text printed by --help.
+[[nodiscard]] std::string usage();
+
+/// "work-first" | "help-first" | "adaptive" (underscores accepted too); throws cli_error.
+[[nodiscard]] locus::spawn_policy parse_policy_name(std::string_view s);
+/// "random" | "hierarchical"; throws cli_error.
+[[nodiscard]] locus::victim_policy parse_victims_name(std::string_view s);
+/// "serial" | "locus" | "tbb" | "omp"; throws cli_error.
+[[nodiscard]] runtime_kind parse_runtime_name(std::string_view s);
+
+/// The canonical names used in the table, the JSON and the child's command line.
+[[nodiscard]] std::string_view policy_name(locus::spawn_policy p) noexcept;
+[[nodiscard]] std::string_view victims_name(locus::victim_policy v) noexcept;
+
+/// Splits "a,b,c" into its items; an empty item is an error naming `what`.
+[[nodiscard]] std::vector<std::string> split_list(std::string_view s, std::string_view what);
+
+}  // namespace bench

@@ -1,0 +1,130 @@
+// bench/harness/execute.cpp — the runtime-specific part of a run.
+#include "execute.hpp"
+
+#include <unistd.h>
+#include <locus/locus.hpp>
+
+#include <cerrno>
+#include <exception>
+#include <stdexcept>
+
+#include "json.hpp"
+
+#ifdef LOCUS_HAVE_TBB
+#include <tbb/global_control.h>
+#endif
+#ifdef LOCUS_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+namespace bench {
+
+namespace {
+
+run_report run_locus(const bench_config& c, kernel_fn fn) {
+  // Start from the environment so LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_PIN, LOCUS_SLAW ...
+  // still apply; the grid's own dimensions override.
+  locus::config cfg = locus::config::from_env();
+  cfg.workers = c.workers;
+  cfg.policy = c.policy;
+  cfg.victims = c.victims;
+  locus::runtime rt{cfg};
+  args a{c.size, c.workers, &rt};
+  run_report r;
+  r.result = fn(a);
+  r.stats_json = rt.stats().to_json();
+  return r;
+}
+
+run_report run_plain(const bench_config& c, kernel_fn fn) {
+  run_report r;
+  r.result = fn(args{c.size, c.workers, nullptr});
+  return r;
+}
+
+#ifdef LOCUS_HAVE_TBB
+run_report run_tbb(const bench_config& c, kernel_fn fn) {
+  tbb::global_control gc(tbb::global_control::max_allowed_parallelism, c.workers);
+  return run_plain(c, fn);
+}
+#endif
+
+#ifdef LOCUS_HAVE_OPENMP
+run_report run_omp(const bench_config& c, kernel_fn fn) {
+  omp_set_num_threads(static_cast<int>(c.workers));
+  return run_plain(c, fn);
+}
+#endif
+
+void write_all(int fd, const std::string& s) {
+  std::size_t done = 0;
+  while (done < s.size()) {
+    ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // the parent is gone; nothing useful left to do
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+run_report execute(const bench_config& c) {
+  kernel_fn fn = c.kernel->implementation(c.runtime);
+  if (fn == nullptr) {
+    throw std::runtime_error(std::string(to_string(c.runtime)) + " implementation of " +
+                             std::string(c.kernel->name) + " is not built into this binary");
+  }
+  switch (c.runtime) {
+    case runtime_kind::locus:
+      return run_locus(c, fn);
+#ifdef LOCUS_HAVE_TBB
+    case runtime_kind::tbb:
+      return run_tbb(c, fn);
+#endif
+#ifdef LOCUS_HAVE_OPENMP
+    case runtime_kind::omp:
+      return run_omp(c, fn);
+#endif
+    default:
+      return run_plain(c, fn);
+  }
+}
+
+std::string encode_report(const run_report& r) {
+  return json::object_writer{}
+      .boolean("ok", true)
+      .num("seconds", r.result.seconds)
+      .boolean("verified", r.result.verified)
+      .str("detail", r.result.detail)
+      .raw("stats", r.stats_json.empty() ? "{}" : r.stats_json)
+      .str();
+}
+
+std::string encode_error(const std::string& message) {
+  return json::object_writer{}.boolean("ok", false).str("error", message).str();
+}
+
+int child_main(const options& o) {
+  bench_config c;
+  c.kernel = o.kernels.front();
+  c.size = resolve_size(*c.kernel, o.sizes.front());
+  c.runtime = o.runtimes.front();
+  c.policy = o.policies.front();
+  c.victims = o.victims.front();
+  c.workers = o.workers.front();
+  std::string line;
+  int status = 0;
+  try {
+    line = encode_report(execute(c));
+  } catch (const std::exception& e) {
+    line = encode_error(e.what());
+    status = 1;
+  } catch (...) {
+    line = encode_error("unknown exception");
+    status = 1;
+  }
+  write_all(o.result_fd, line + "\n");
+  return status;
+}
+
+}  // namespace bench

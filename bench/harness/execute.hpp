@@ -1,0 +1,34 @@
+// bench/harness/execute.hpp — running one configuration once, in this process: set up the
+// runtime (locus, oneTBB's global_control, OpenMP's thread count), call the kernel, and
+// collect the runtime's counters. The child mode of locus-bench and the tests both use it.
+#pragma once
+
+#include <string>
+
+#include "../kernel.hpp"
+#include "cli.hpp"
+#include "grid.hpp"
+
+namespace bench {
+
+/// What one run produced.
+struct run_report {
+  outcome result;
+  std::string stats_json = "{}";  ///< locus: runtime_stats::to_json(); others: {}
+};
+
+/// Runs `c` once. Throws std::runtime_error when the configuration has no implementation,
+/// and lets the kernel's own exceptions (a bad size, a runtime error) through.
+[[nodiscard]] run_report execute(const bench_config& c);
+
+/// The JSON line a child sends to its parent for a finished run (no newline).
+[[nodiscard]] std::string encode_report(const run_report& r);
+/// The JSON line for a run that threw (no newline).
+[[nodiscard]] std::string encode_error(const std::string& message);
+
+/// The hidden --child mode: runs the single configuration of `o` and writes one JSON line
+/// to o.result_fd. Returns the process exit status: 0 when the run finished (verified or
+/// not), 1 when it threw.
+int child_main(const options& o);
+
+}  // namespace bench

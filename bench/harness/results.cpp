@@ -1,0 +1,121 @@
+// bench/harness/results.cpp — interpreting child reports and summarizing repetitions.
+#include "results.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace bench {
+
+rep_result interpret_child(const child_outcome& child, double timeout_s) {
+  rep_result r;
+  r.peak_rss_kib = child.peak_rss_kib;
+  json::value report;
+  bool parsed = false;
+  std::string parse_problem;
+  if (!child.line.empty()) {
+    try {
+      report = json::parse(child.line);
+      parsed = report.is_object();
+      if (!parsed) parse_problem = "report is not a JSON object";
+    } catch (const json::parse_error& e) {
+      parse_problem = e.what();
+    }
+  }
+  // A child that threw still exits with status 1 and says why; prefer its message.
+  if (parsed) {
+    const json::value* ok = report.find("ok");
+    if (ok != nullptr && ok->is_bool() && !ok->as_bool()) {
+      const json::value* err = report.find("error");
+      r.detail = "error: " + (err != nullptr && err->is_string() ? err->as_string() : "unknown");
+      return r;
+    }
+  }
+  if (!child.clean_exit()) {
+    r.detail = child.describe_failure(timeout_s);
+    return r;
+  }
+  if (!parsed) {
+    r.detail = "malformed report from child: " +
+               (child.line.empty() ? std::string("no report") : parse_problem);
+    return r;
+  }
+  const json::value* seconds = report.find("seconds");
+  const json::value* verified = report.find("verified");
+  const json::value* detail = report.find("detail");
+  const json::value* stats = report.find("stats");
+  if (seconds == nullptr || !seconds->is_number() || verified == nullptr || !verified->is_bool()) {
+    r.detail = "malformed report from child: missing seconds or verified";
+    return r;
+  }
+  r.ok = true;
+  r.seconds = seconds->as_number();
+  r.verified = verified->as_bool();
+  if (detail != nullptr && detail->is_string()) r.detail = detail->as_string();
+  if (stats != nullptr) r.stats = *stats;
+  return r;
+}
+
+std::optional<double> config_summary::spread_percent() const {
+  if (!median_s || !min_s || !max_s || *median_s <= 0) return std::nullopt;
+  return (*max_s - *min_s) / *median_s * 100.0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+std::string not_implemented_detail(const bench_config& c) {
+  std::string rt(to_string(c.runtime));
+  if (!runtime_built(c.runtime)) {
+    return "n/a (not implemented): " + rt + " not built (LOCUS_BENCH_PEERS=OFF or " +
+           (c.runtime == runtime_kind::tbb ? "oneTBB" : "OpenMP") + " not found)";
+  }
+  return "n/a (not implemented): no " + rt + " implementation of " + std::string(c.kernel->name) +
+         " linked in (bench/kernels/" + std::string(c.kernel->name) + "/" + rt + ".cpp)";
+}
+
+config_summary summarize(const bench_config& c, const std::vector<rep_result>& reps) {
+  config_summary s;
+  s.config = c;
+  if (!c.implemented()) {
+    s.status = run_status::not_implemented;
+    s.detail = not_implemented_detail(c);
+    return s;
+  }
+  s.reps = static_cast<unsigned>(reps.size());
+  std::vector<double> times;
+  std::string first_failure;
+  for (const auto& r : reps) {
+    s.peak_rss_kib = std::max(s.peak_rss_kib, r.peak_rss_kib);
+    if (r.ok) {
+      times.push_back(r.seconds);
+      s.stats = r.stats;
+    }
+    if (first_failure.empty()) {
+      if (!r.ok) {
+        first_failure = r.detail;
+      } else if (!r.verified) {
+        first_failure = "verification failed: " + r.detail;
+      }
+    }
+  }
+  if (!times.empty()) {
+    s.median_s = median(times);
+    s.min_s = *std::min_element(times.begin(), times.end());
+    s.max_s = *std::max_element(times.begin(), times.end());
+  }
+  s.verified = !reps.empty() && first_failure.empty();
+  s.status = s.verified ? run_status::ok : run_status::failed;
+  if (!first_failure.empty()) {
+    s.detail = first_failure;
+  } else if (!reps.empty()) {
+    s.detail = reps.back().detail;
+  } else {
+    s.detail = "no runs";
+  }
+  return s;
+}
+
+}  // namespace bench

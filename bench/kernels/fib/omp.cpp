@@ -1,0 +1,32 @@
+// fib, OpenMP: one explicit task per call (first child), the second child inline, taskwait.
+#include <omp.h>
+
+#include "../../kernel.hpp"
+#include "common.hpp"
+
+namespace {
+
+std::int64_t fib(int n) {
+  if (n < 2) return n;
+  std::int64_t a = 0;
+#pragma omp task shared(a) firstprivate(n)
+  a = fib(n - 1);
+  const std::int64_t b = fib(n - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+}  // namespace
+
+bench::outcome fib_omp(const bench::args& a) {
+  const int n = fib_kernel::parse_n(a.size);
+  bench::outcome out;
+  std::int64_t r = 0;
+  const bench::stopwatch clock;
+#pragma omp parallel
+#pragma omp single
+  r = fib(n);
+  out.seconds = clock.seconds();
+  fib_kernel::check(out, n, r);
+  return out;
+}

@@ -1,0 +1,94 @@
+// lu, locus: the Cilk recursion with spawns: the two triangular solves of a step, the two
+// halves of a solve and each round of four Schur products run in parallel.
+#include <locus/locus.hpp>
+
+#include "../../kernel.hpp"
+#include "common.hpp"
+
+namespace {
+
+using lu_kernel::view;
+
+locus::task<void> schur(view m, view v, view w, std::size_t nb) {
+  if (nb == 1) {
+    lu_kernel::block_schur(m, v, w);
+    co_return;
+  }
+  const std::size_t h = nb / 2;
+  for (int k = 0; k < 2; ++k) {
+    for (int q = 0; q < 3; ++q) {
+      co_await locus::spawn(
+          schur(m.quad(nb, q / 2, q % 2), v.quad(nb, q / 2, k), w.quad(nb, k, q % 2), h));
+    }
+    co_await schur(m.quad(nb, 1, 1), v.quad(nb, 1, k), w.quad(nb, k, 1), h);
+    co_await locus::sync();
+  }
+}
+
+locus::task<void> lower_solve(view m, view l, std::size_t nb);
+
+// One column half of a lower solve: top, Schur update of the bottom, bottom.
+locus::task<void> lower_column(view m, view l, std::size_t nb, int j) {
+  const std::size_t h = nb / 2;
+  co_await lower_solve(m.quad(nb, 0, j), l.quad(nb, 0, 0), h);
+  co_await schur(m.quad(nb, 1, j), l.quad(nb, 1, 0), m.quad(nb, 0, j), h);
+  co_await lower_solve(m.quad(nb, 1, j), l.quad(nb, 1, 1), h);
+}
+
+locus::task<void> lower_solve(view m, view l, std::size_t nb) {
+  if (nb == 1) {
+    lu_kernel::block_lower_solve(m, l);
+    co_return;
+  }
+  co_await locus::spawn(lower_column(m, l, nb, 0));
+  co_await lower_column(m, l, nb, 1);
+  co_await locus::sync();
+}
+
+locus::task<void> upper_solve(view m, view u, std::size_t nb);
+
+// One row half of an upper solve: left, Schur update of the right, right.
+locus::task<void> upper_row(view m, view u, std::size_t nb, int i) {
+  const std::size_t h = nb / 2;
+  co_await upper_solve(m.quad(nb, i, 0), u.quad(nb, 0, 0), h);
+  co_await schur(m.quad(nb, i, 1), m.quad(nb, i, 0), u.quad(nb, 0, 1), h);
+  co_await upper_solve(m.quad(nb, i, 1), u.quad(nb, 1, 1), h);
+}
+
+locus::task<void> upper_solve(view m, view u, std::size_t nb) {
+  if (nb == 1) {
+    lu_kernel::block_upper_solve(m, u);
+    co_return;
+  }
+  co_await locus::spawn(upper_row(m, u, nb, 0));
+  co_await upper_row(m, u, nb, 1);
+  co_await locus::sync();
+}
+
+locus::task<void> lu(view m, std::size_t nb) {
+  if (nb == 1) {
+    lu_kernel::block_lu(m);
+    co_return;
+  }
+  const std::size_t h = nb / 2;
+  co_await lu(m.quad(nb, 0, 0), h);
+  co_await locus::spawn(lower_solve(m.quad(nb, 0, 1), m.quad(nb, 0, 0), h));
+  co_await upper_solve(m.quad(nb, 1, 0), m.quad(nb, 0, 0), h);
+  co_await locus::sync();
+  co_await schur(m.quad(nb, 1, 1), m.quad(nb, 1, 0), m.quad(nb, 0, 1), h);
+  co_await lu(m.quad(nb, 1, 1), h);
+}
+
+}  // namespace
+
+bench::outcome lu_locus(const bench::args& a) {
+  const std::size_t n = lu_kernel::parse_n(a.size);
+  const std::vector<double> input = lu_kernel::make_input(n);
+  std::vector<double> m = input;
+  bench::outcome out;
+  const bench::stopwatch clock;
+  a.rt->run(lu(view{m.data(), n}, n / lu_kernel::k_block));
+  out.seconds = clock.seconds();
+  lu_kernel::check(out, input, m, n);
+  return out;
+}

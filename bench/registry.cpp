@@ -1,0 +1,140 @@
+// bench/registry.cpp — the kernel table. Sizes are the kernel engineers' choice; see the
+// comments in bench/kernels/<name>/common.hpp for what each size string means.
+#include "registry.hpp"
+
+// Weak declarations: an implementation that is not linked in resolves to a null address,
+// which registry() reports as "not implemented". This only works when the kernel objects are
+// linked directly (the CMake OBJECT library locus_kernels), never from a static archive,
+// because a weak undefined reference does not pull an archive member into the link.
+#define LOCUS_BENCH_DECLARE_KERNEL(id)                                  \
+  __attribute__((weak)) bench::outcome id##_serial(const bench::args&); \
+  __attribute__((weak)) bench::outcome id##_locus(const bench::args&);  \
+  __attribute__((weak)) bench::outcome id##_tbb(const bench::args&);    \
+  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);
+
+LOCUS_BENCH_DECLARE_KERNEL(fib)
+LOCUS_BENCH_DECLARE_KERNEL(fj)
+LOCUS_BENCH_DECLARE_KERNEL(fj_rec)
+LOCUS_BENCH_DECLARE_KERNEL(nqueens)
+LOCUS_BENCH_DECLARE_KERNEL(uts)
+LOCUS_BENCH_DECLARE_KERNEL(matmul)
+LOCUS_BENCH_DECLARE_KERNEL(cilksort)
+LOCUS_BENCH_DECLARE_KERNEL(lu)
+LOCUS_BENCH_DECLARE_KERNEL(heat)
+LOCUS_BENCH_DECLARE_KERNEL(sor)
+LOCUS_BENCH_DECLARE_KERNEL(pdfs)
+LOCUS_BENCH_DECLARE_KERNEL(cg)
+LOCUS_BENCH_DECLARE_KERNEL(floyd)
+LOCUS_BENCH_DECLARE_KERNEL(fdtd)
+LOCUS_BENCH_DECLARE_KERNEL(scan)
+
+#undef LOCUS_BENCH_DECLARE_KERNEL
+
+namespace bench {
+
+namespace {
+
+#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                           \
+  kernel_info {                                                                          \
+    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp \
+  }
+
+std::vector<kernel_info> make_registry() {
+  return {
+      LOCUS_BENCH_KERNEL("fib", fib, "25", "35", "naive recursive Fibonacci, no cutoff"),
+      LOCUS_BENCH_KERNEL("fj", fj, "1024", "1024",
+                         "flat fork-join: spawn N empty tasks then sync, repeated"),
+      LOCUS_BENCH_KERNEL("fj-rec", fj_rec, "1024", "1024",
+                         "fork-join of N empty tasks spawned as a binary tree, repeated"),
+      LOCUS_BENCH_KERNEL("nqueens", nqueens, "8", "12", "count all N-queens solutions"),
+      LOCUS_BENCH_KERNEL("uts", uts, "T1S", "T1", "unbalanced tree search (SHA-1 splitter)"),
+      LOCUS_BENCH_KERNEL("matmul", matmul, "128", "1024", "recursive matrix multiply, NxN doubles"),
+      LOCUS_BENCH_KERNEL("cilksort", cilksort, "100000", "3000000",
+                         "Cilk mergesort of N shuffled longs"),
+      LOCUS_BENCH_KERNEL("lu", lu, "128", "1024", "blocked LU decomposition, NxN doubles"),
+      LOCUS_BENCH_KERNEL("heat", heat, "256x256x10", "2048x1024x50",
+                         "2-D heat diffusion, NXxNYxSTEPS"),
+      LOCUS_BENCH_KERNEL("sor", sor, "256x10", "2000x50",
+                         "successive over-relaxation, NxITERATIONS"),
+      LOCUS_BENCH_KERNEL("pdfs", pdfs, "100x100", "1000x1000",
+                         "parallel depth-first search of a 2-D torus, WxH"),
+      LOCUS_BENCH_KERNEL("cg", cg, "S", "W", "NAS conjugate gradient, class"),
+      LOCUS_BENCH_KERNEL("floyd", floyd, "128", "1024", "Floyd-Warshall all-pairs, N nodes"),
+      LOCUS_BENCH_KERNEL("fdtd", fdtd, "60x80x40", "1000x1200x100",
+                         "2-D finite-difference time domain, NXxNYxTMAX"),
+      LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
+  };
+}
+
+#undef LOCUS_BENCH_KERNEL
+
+}  // namespace
+
+kernel_fn kernel_info::implementation(runtime_kind rt) const noexcept {
+  switch (rt) {
+    case runtime_kind::serial:
+      return serial;
+    case runtime_kind::locus:
+      return locus;
+    case runtime_kind::tbb:
+      return runtime_built(rt) ? tbb : nullptr;
+    case runtime_kind::omp:
+      return runtime_built(rt) ? omp : nullptr;
+  }
+  return nullptr;
+}
+
+const std::vector<kernel_info>& registry() {
+  static const std::vector<kernel_info> table = make_registry();
+  return table;
+}
+
+const kernel_info* find_kernel(std::string_view name) {
+  for (const auto& k : registry()) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+std::string resolve_size(const kernel_info& kernel, std::string_view size) {
+  if (size == "small") return std::string(kernel.small_size);
+  if (size == "default") return std::string(kernel.default_size);
+  return std::string(size);
+}
+
+bool runtime_built(runtime_kind rt) noexcept {
+  switch (rt) {
+    case runtime_kind::serial:
+    case runtime_kind::locus:
+      return true;
+    case runtime_kind::tbb:
+#ifdef LOCUS_HAVE_TBB
+      return true;
+#else
+      return false;
+#endif
+    case runtime_kind::omp:
+#ifdef LOCUS_HAVE_OPENMP
+      return true;
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+std::string_view to_string(runtime_kind rt) noexcept {
+  switch (rt) {
+    case runtime_kind::serial:
+      return "serial";
+    case runtime_kind::locus:
+      return "locus";
+    case runtime_kind::tbb:
+      return "tbb";
+    case runtime_kind::omp:
+      return "omp";
+  }
+  return "?";
+}
+
+}  // namespace bench

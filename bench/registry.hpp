@@ -1,0 +1,54 @@
+// bench/registry.hpp — the table of benchmark kernels: names, sizes and implementations.
+//
+// Every implementation is declared weak in registry.cpp, so a kernel that has not been
+// written yet (or a peer runtime that was not built) has a null function pointer here and
+// is reported as "not implemented" rather than breaking the link.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace bench {
+
+/// One implementation of a kernel: sets up, times, verifies.
+using kernel_fn = outcome (*)(const args&);
+
+/// The runtimes a kernel can be implemented for, in table order.
+enum class runtime_kind { serial, locus, tbb, omp };
+
+/// A registered kernel.
+struct kernel_info {
+  std::string_view name;          ///< command-line name, e.g. "fj-rec"
+  std::string_view id;            ///< symbol prefix, e.g. "fj_rec"
+  std::string_view small_size;    ///< test-sized input, well under a second at 1 worker
+  std::string_view default_size;  ///< a few seconds at 1 worker on the reference machine
+  std::string_view description;   ///< one line for --list
+  kernel_fn serial = nullptr;
+  kernel_fn locus = nullptr;
+  kernel_fn tbb = nullptr;  ///< null when absent or when the peers were not built
+  kernel_fn omp = nullptr;  ///< null when absent or when the peers were not built
+
+  /// The implementation for `rt`, or null when there is none.
+  [[nodiscard]] kernel_fn implementation(runtime_kind rt) const noexcept;
+};
+
+/// All kernels, in a fixed order (the order of `all`).
+[[nodiscard]] const std::vector<kernel_info>& registry();
+
+/// The kernel called `name`, or null.
+[[nodiscard]] const kernel_info* find_kernel(std::string_view name);
+
+/// "small" and "default" become the kernel's own sizes; anything else is passed through
+/// unchanged (the kernel itself parses and validates it).
+[[nodiscard]] std::string resolve_size(const kernel_info& kernel, std::string_view size);
+
+/// Whether the peer runtime was compiled into this binary (LOCUS_BENCH_PEERS and found).
+[[nodiscard]] bool runtime_built(runtime_kind rt) noexcept;
+
+/// "serial", "locus", "tbb", "omp".
+[[nodiscard]] std::string_view to_string(runtime_kind rt) noexcept;
+
+}  // namespace bench

@@ -1,0 +1,20 @@
+// The README's example: fib as a fork/join coroutine on locus.
+#include <locus/locus.hpp>
+
+#include <cstdio>
+
+locus::task<long> fib(int n) {
+  if (n < 2) co_return n;
+  auto a = co_await locus::spawn(fib(n - 1));  // stealable; policy from the runtime
+  long b = co_await fib(n - 2);                // a plain call: nothing stealable
+  co_await locus::sync();                      // wait for this frame's children
+  co_return a.get() + b;
+}
+
+int main() {
+  locus::runtime rt{locus::config::from_env()};
+  const long r = rt.run(fib(30));
+  std::printf("fib(30) = %ld on %u workers\n%s\n", r, rt.num_workers(),
+              rt.stats().summary().c_str());
+  return r == 832040 ? 0 : 1;
+}

@@ -1,0 +1,155 @@
+// locus/detail/deque.hpp — a growable Chase–Lev work-stealing deque.
+//
+// Follows Chase & Lev, "Dynamic Circular Work-Stealing Deque" (SPAA 2005), with the C11 memory
+// orders proven correct by Lê, Pop, Cohen and Zappa Nardelli, "Correct and Efficient
+// Work-Stealing for Weak Memory Models" (PPoPP 2013). Each order below carries the reason the
+// paper gives for it.
+//
+// Who may call what:
+//   push, pop   — the owner thread only (the bottom end, LIFO);
+//   steal       — any thread (the top end, FIFO);
+//   size_hint   — any thread, a racy estimate.
+//
+// Items are trivially copyable words (locus stores tagged frame pointers). The ring grows by
+// doubling when full; an old ring may still be read by a thief that loaded it before the swap,
+// so retired rings are kept until the deque is destroyed (their total is below the final ring's
+// size, so this at most doubles the memory).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace locus::detail {
+
+inline constexpr std::size_t k_cache_line = 64;
+
+template <class T>
+class deque {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(std::uintptr_t));
+
+  /// A power-of-two ring of atomic slots. Slots are atomic only so that a thief's racy read
+  /// of a slot the owner is overwriting is not a data race (the CAS on top discards it).
+  struct ring {
+    explicit ring(std::size_t cap) : mask(cap - 1), slots(new std::atomic<T>[cap]) {}
+    [[nodiscard]] std::size_t capacity() const noexcept { return mask + 1; }
+    [[nodiscard]] T get(std::int64_t i) const noexcept {
+      return slots[static_cast<std::size_t>(i) & mask].load(std::memory_order_relaxed);
+    }
+    void put(std::int64_t i, T v) noexcept {
+      slots[static_cast<std::size_t>(i) & mask].store(v, std::memory_order_relaxed);
+    }
+    std::size_t mask;
+    std::unique_ptr<std::atomic<T>[]> slots;
+  };
+
+ public:
+  explicit deque(std::size_t capacity = 1024) {
+    std::size_t cap = 1;
+    while (cap < capacity)
+      cap <<= 1;
+    m_rings.push_back(std::make_unique<ring>(cap));
+    m_ring.store(m_rings.back().get(), std::memory_order_relaxed);
+  }
+  deque(const deque&) = delete;
+  deque& operator=(const deque&) = delete;
+
+  /// Owner: push at the bottom.
+  void push(T v) {
+    const std::int64_t b = m_bottom.load(std::memory_order_relaxed);  // only the owner writes it
+    // Acquire pairs with the release CAS of thieves so that the slot at t is not reused before
+    // the thief that took it has read it.
+    const std::int64_t t = m_top.load(std::memory_order_acquire);
+    ring* r = m_ring.load(std::memory_order_relaxed);  // only the owner swaps rings
+    if (b - t > static_cast<std::int64_t>(r->mask)) r = grow(r, t, b);
+    r->put(b, v);
+    // Release: a thief that reads the new bottom must also see the slot written above.
+    std::atomic_thread_fence(std::memory_order_release);
+    m_bottom.store(b + 1, std::memory_order_relaxed);
+  }
+
+  /// Owner: pop from the bottom. Returns false if empty or the last item was lost to a thief.
+  bool pop(T& out) noexcept {
+    const std::int64_t b = m_bottom.load(std::memory_order_relaxed) - 1;
+    ring* r = m_ring.load(std::memory_order_relaxed);
+    // The store of bottom must be ordered before the load of top, or owner and thief could
+    // both take the last item (the store-load reordering the paper rules out). The paper uses
+    // a relaxed store and a seq_cst fence; a seq_cst exchange followed by a seq_cst load gives
+    // the same guarantee against the thief's fence ([atomics.order]: the thief's load after
+    // its fence sees our exchange if the exchange precedes the fence in S) and compiles to one
+    // xchg instead of mov + mfence on x86.
+    (void)m_bottom.exchange(b, std::memory_order_seq_cst);
+    std::int64_t t = m_top.load(std::memory_order_seq_cst);
+    if (t > b) {  // empty: restore bottom
+      m_bottom.store(b + 1, std::memory_order_relaxed);
+      return false;
+    }
+    out = r->get(b);
+    if (t == b) {
+      // Last item: race the thieves for it with a CAS on top. Seq_cst on success orders it with
+      // the thieves' CAS; relaxed on failure since we only restore bottom afterwards.
+      const bool won = m_top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                                     std::memory_order_relaxed);
+      m_bottom.store(b + 1, std::memory_order_relaxed);
+      return won;
+    }
+    return true;
+  }
+
+  /// Any thread: steal from the top. Returns false if empty or another thread won the race.
+  bool steal(T& out) noexcept {
+    // Acquire on top: see the item writes published before a previous thief's CAS.
+    std::int64_t t = m_top.load(std::memory_order_acquire);
+    // Seq_cst fence: the load of top must be ordered before the load of bottom (pairs with the
+    // owner's fence in pop), so a thief never sees a bottom older than the owner's take.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // Acquire on bottom pairs with the owner's release fence in push: the slot is visible.
+    const std::int64_t b = m_bottom.load(std::memory_order_acquire);
+    if (t >= b) return false;
+    // Consume-ordering in the paper; acquire here: the ring pointer must be at least as new as
+    // the bottom we read, and its slots initialised.
+    ring* r = m_ring.load(std::memory_order_acquire);
+    T v = r->get(t);
+    // Seq_cst CAS: one winner among thieves and an owner popping the last item. A failed CAS
+    // means the value read may be stale: discard it.
+    if (!m_top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                       std::memory_order_relaxed)) {
+      return false;
+    }
+    out = v;
+    return true;
+  }
+
+  /// Any thread: a racy estimate of the number of items (exact for the owner when no thief runs).
+  [[nodiscard]] std::int64_t size_hint() const noexcept {
+    const std::int64_t b = m_bottom.load(std::memory_order_relaxed);
+    const std::int64_t t = m_top.load(std::memory_order_relaxed);
+    return b > t ? b - t : 0;
+  }
+  [[nodiscard]] bool empty_hint() const noexcept { return size_hint() == 0; }
+  [[nodiscard]] std::size_t capacity() const noexcept {
+    return m_ring.load(std::memory_order_relaxed)->capacity();
+  }
+
+ private:
+  ring* grow(ring* old, std::int64_t t, std::int64_t b) {
+    auto bigger = std::make_unique<ring>(old->capacity() * 2);
+    for (std::int64_t i = t; i < b; ++i)
+      bigger->put(i, old->get(i));
+    ring* r = bigger.get();
+    m_rings.push_back(std::move(bigger));  // keep the old ring alive for in-flight thieves
+    // Release: a thief that loads the new ring sees its copied slots.
+    m_ring.store(r, std::memory_order_release);
+    return r;
+  }
+
+  alignas(k_cache_line) std::atomic<std::int64_t> m_top{0};
+  alignas(k_cache_line) std::atomic<std::int64_t> m_bottom{0};
+  alignas(k_cache_line) std::atomic<ring*> m_ring{nullptr};
+  std::vector<std::unique_ptr<ring>> m_rings;  // owner-only; all rings ever used
+};
+
+}  // namespace locus::detail

@@ -1,0 +1,139 @@
+// locus/detail/frame.hpp — the header every task's coroutine frame carries.
+//
+// A frame is the promise base of a locus coroutine. The scheduler, the join protocol and the
+// extensions (steal trees, replay, locality) only ever see this header.
+//
+// Join protocol (Cilk's, in the form libfork popularised, with help-first added):
+//   m_expected counts the child completions this frame must wait for at its next sync: one per
+//   help-first or remote child, plus one per time its continuation was taken off a deque while
+//   a spawned child ran (a steal, or a pop by the worker loop). Only the thread currently
+//   running the frame touches m_expected, so it is a plain integer.
+//   m_join starts at k_join_bias. Each such child, when it completes, decrements it by one. At a
+//   sync the frame subtracts (k_join_bias - m_expected): whoever brings it to zero, the frame
+//   or its last child, continues the frame. The bias keeps the counter from reaching zero
+//   before the frame has arrived, however many children finish early.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+namespace locus::detail {
+
+inline constexpr std::int64_t k_join_bias = std::int64_t{1} << 40;
+
+/// How a frame was started, which decides what its completion does.
+enum class frame_kind : std::uint8_t {
+  root,         ///< started by runtime::run; completion arrives at run's finish scope
+  called,       ///< co_await task: completion resumes the parent directly
+  spawned,      ///< spawn: completion pops the parent back or joins it
+  async,        ///< async: completion arrives at the finish scope; the frame frees itself
+  finish_body,  ///< body of co_await finish(...): completion arrives at that scope
+};
+
+/// First exception wins; the rest are dropped. Writers may race (children on several
+/// workers); the reader runs after the join, which orders it after every writer.
+class exception_slot {
+ public:
+  exception_slot() = default;
+  exception_slot(const exception_slot&) = delete;
+  exception_slot& operator=(const exception_slot&) = delete;
+  ~exception_slot() { delete m_ptr.load(std::memory_order_relaxed); }
+
+  void offer(std::exception_ptr e) noexcept {
+    auto* p = new (std::nothrow) std::exception_ptr(std::move(e));
+    if (p == nullptr) std::terminate();  // cannot report an exception without memory
+    std::exception_ptr* expected = nullptr;
+    // acq_rel: publishes *p to the thread that later takes it.
+    if (!m_ptr.compare_exchange_strong(expected, p, std::memory_order_acq_rel)) delete p;
+  }
+  [[nodiscard]] bool has() const noexcept {
+    return m_ptr.load(std::memory_order_relaxed) != nullptr;
+  }
+  [[nodiscard]] std::exception_ptr take() noexcept {
+    std::exception_ptr* p = m_ptr.exchange(nullptr, std::memory_order_acquire);
+    if (p == nullptr) return {};
+    std::exception_ptr e = std::move(*p);
+    delete p;
+    return e;
+  }
+
+ private:
+  std::atomic<std::exception_ptr*> m_ptr{nullptr};
+};
+
+struct frame;
+
+/// How runtime::run learns that its root task and every async under it are done. Signalled
+/// under the mutex so the waiter cannot destroy it while the signaller still touches it.
+struct run_signal {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+};
+
+/// An HJ finish scope: counts every async started inside it, transitively. Same bias trick as
+/// the frame join: the scope's owner arrives once by subtracting the bias.
+struct finish_scope {
+  std::atomic<std::int64_t> pending{k_join_bias};
+  exception_slot exception;
+  frame* waiter = nullptr;       ///< resumed when the scope drains, or
+  run_signal* signal = nullptr;  ///< signalled when it drains (runtime::run)
+};
+
+struct frame {
+  frame* m_parent = nullptr;            ///< spawn/call parent; null for the root
+  finish_scope* m_finish = nullptr;     ///< innermost enclosing finish scope
+  void* m_handle = nullptr;             ///< this coroutine's address
+  frame* m_zombies = nullptr;           ///< spawned children whose futures died before a sync
+  frame* m_next_zombie = nullptr;       ///< link in the parent's zombie list
+  void* m_ext[2] = {nullptr, nullptr};  ///< extension slots: steal-tree node, data range
+  std::atomic<std::int64_t> m_join{k_join_bias};
+  exception_slot m_exception;        ///< own or a child's exception, rethrown at sync
+  std::uint32_t m_expected = 0;      ///< see the join protocol above
+  std::uint32_t m_sync_epoch = 0;    ///< bumped by every completed sync
+  std::uint32_t m_parent_epoch = 0;  ///< parent's m_sync_epoch when this frame was spawned
+  std::uint32_t m_level = 0;         ///< depth in the spawn/call tree (root 0)
+  std::uint32_t m_spawn_index = 0;   ///< index of this frame among its parent's children
+  std::uint32_t m_next_spawn = 0;    ///< index the next child of this frame gets
+  std::uint32_t m_place = 0;         ///< place this frame was started for
+  frame_kind m_kind = frame_kind::called;
+  bool m_work_first = false;  ///< spawned work-first: the parent sits on our deque
+  bool m_at_final = false;    ///< waiting for children at its final suspend point
+
+  [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
+    return std::coroutine_handle<>::from_address(m_handle);
+  }
+
+  /// Link `child` under this frame before it starts.
+  void adopt(frame& child, frame_kind kind) noexcept {
+    child.m_parent = this;
+    child.m_finish = m_finish;
+    child.m_kind = kind;
+    child.m_level = m_level + 1;
+    child.m_spawn_index = m_next_spawn++;
+    child.m_parent_epoch = m_sync_epoch;
+    child.m_place = m_place;
+  }
+};
+
+/// Deque items are tagged frame pointers (frames are at least 8-byte aligned).
+inline constexpr std::uintptr_t k_tag_continuation = 1;  ///< a parent's continuation
+inline constexpr std::uintptr_t k_tag_async_child = 2;   ///< ... whose running child is an async
+inline constexpr std::uintptr_t k_tag_mask = 3;
+
+[[nodiscard]] inline std::uintptr_t fresh_item(frame* f) noexcept {
+  return reinterpret_cast<std::uintptr_t>(f);
+}
+[[nodiscard]] inline std::uintptr_t continuation_item(frame* f, bool async_child) noexcept {
+  return reinterpret_cast<std::uintptr_t>(f) | k_tag_continuation |
+         (async_child ? k_tag_async_child : 0);
+}
+[[nodiscard]] inline frame* item_frame(std::uintptr_t item) noexcept {
+  return reinterpret_cast<frame*>(item & ~k_tag_mask);
+}
+
+}  // namespace locus::detail

@@ -1,0 +1,103 @@
+// locus/detail/scheduler.hpp — what happens at a spawn, a sync and a frame's completion.
+//
+// The fast paths (a work-first spawn whose parent is popped back, a call, a sync with nothing
+// outstanding) are inline and touch only the current worker's deque and frame stack. Anything
+// that involves another worker (a join, a mailbox, a finish scope) is out of line in
+// src/scheduler.cpp.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+
+#include "locus/detail/frame.hpp"
+#include "locus/detail/worker.hpp"
+
+namespace locus::detail {
+
+inline constexpr std::uint32_t k_any_place = 0xffffffffu;
+
+/// Out of line (src/scheduler.cpp).
+std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std::uint32_t place,
+                                     bool is_async) noexcept;
+std::coroutine_handle<> complete_slow(frame& f) noexcept;
+std::coroutine_handle<> join_parent(frame& parent) noexcept;
+void reap_zombies(frame& f) noexcept;
+[[noreturn]] void throw_bad_place(std::uint32_t place);
+[[noreturn]] void throw_not_on_worker(const char* what);
+[[nodiscard]] std::uint32_t num_places_of(const worker& w) noexcept;
+
+/// Starts `child` of `parent` by spawn (is_async false) or async. Returns what to run next.
+inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uint8_t policy,
+                                           std::uint32_t place, bool is_async) noexcept {
+  worker& w = *t_worker;
+  parent.adopt(child, is_async ? frame_kind::async : frame_kind::spawned);
+  if (place != k_any_place && place != w.place()) [[unlikely]]
+    return spawn_remote(w, parent, child, place, is_async);
+  // Counted before the child is published; the push's release orders it before any decrement.
+  if (is_async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
+  if (w.choose_work_first(parent, policy)) {
+    child.m_work_first = true;
+    counters::bump(w.stats().spawns_work_first);
+    w.tasks().push(continuation_item(&parent, is_async));
+    return child.handle();
+  }
+  if (!is_async) ++parent.m_expected;
+  w.note_fresh_pushed();
+  counters::bump(w.stats().spawns_help_first);
+  w.tasks().push(fresh_item(&child));
+  return parent.handle();
+}
+
+/// A frame arrives at a sync (or its final suspend) with m_expected != 0. True if every child
+/// has already completed; otherwise the last child continues the frame.
+[[nodiscard]] inline bool join_arrive(frame& f) noexcept {
+  const std::int64_t d = k_join_bias - static_cast<std::int64_t>(f.m_expected);
+  // acq_rel: release publishes the frame's state to the child that will continue it;
+  // acquire, if we are last, makes the children's writes (results, exceptions) visible.
+  return f.m_join.fetch_sub(d, std::memory_order_acq_rel) == d;
+}
+
+/// After a completed join: reset the counter, open a new sync epoch, free dead children.
+inline void after_join(frame& f) noexcept {
+  if (f.m_expected != 0) {
+    // Relaxed: no child of the finished epoch touches m_join again, and new children are
+    // published later by a release push.
+    f.m_join.store(k_join_bias, std::memory_order_relaxed);
+    f.m_expected = 0;
+  }
+  ++f.m_sync_epoch;
+  if (f.m_zombies != nullptr) reap_zombies(f);
+}
+
+/// Completion of a frame whose children are all done. Returns what to run next.
+inline std::coroutine_handle<> complete(frame& f) noexcept {
+  if (f.m_kind == frame_kind::called) return f.m_parent->handle();
+  if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
+    // Work-first: our parent's continuation was pushed just before we started. If it is still
+    // the bottom item of this worker's deque, nobody took it: resume it directly.
+    frame* parent = f.m_parent;
+    deque<std::uintptr_t>& dq = t_worker->tasks();
+    std::uintptr_t item;
+    if (dq.pop(item)) {
+      if (item == continuation_item(parent, false)) [[likely]]
+        return parent->handle();
+      dq.push(item);  // someone else's item (we were resumed elsewhere): put it back
+    }
+    return join_parent(*parent);
+  }
+  return complete_slow(f);
+}
+
+/// The final suspend point of every locus coroutine.
+inline std::coroutine_handle<> on_final(frame& f) noexcept {
+  if (f.m_expected != 0) [[unlikely]] {
+    f.m_at_final = true;  // read by the last child, after its acquire on m_join
+    if (!join_arrive(f)) return std::noop_coroutine();
+    after_join(f);
+  } else if (f.m_zombies != nullptr) [[unlikely]] {
+    reap_zombies(f);
+  }
+  return complete(f);
+}
+
+}  // namespace locus::detail

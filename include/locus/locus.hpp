@@ -1,0 +1,11 @@
+// locus/locus.hpp — umbrella header: everything a user of locus includes.
+#pragma once
+
+#include "locus/algorithm/join.hpp"
+#include "locus/algorithm/parallel_for.hpp"
+#include "locus/algorithm/parallel_reduce.hpp"
+#include "locus/config.hpp"
+#include "locus/runtime.hpp"
+#include "locus/stats.hpp"
+#include "locus/task.hpp"
+#include "locus/topology.hpp"

@@ -1,0 +1,242 @@
+// locus/task.hpp — tasks as coroutines: task<T>, spawn / call / sync, async / finish, options.
+//
+//   locus::task<long> fib(int n) {
+//     if (n < 2) co_return n;
+//     auto a = co_await locus::spawn(fib(n - 1));  // stealable; policy from the runtime
+//     long b = co_await fib(n - 2);                // a call: nothing stealable
+//     co_await locus::sync();                      // wait for this frame's children
+//     co_return a.get() + b;
+//   }
+//
+// Semantics: spawn is fully strict (Cilk): a frame's children finish before its next sync and
+// before the frame completes (an implicit sync at the end). async is terminally strict (HJ):
+// it is counted by the innermost `co_await finish(...)` (or run()), not by its parent frame.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <utility>
+
+#include "locus/config.hpp"
+#include "locus/detail/promise.hpp"
+
+namespace locus {
+
+/// Where and how a spawn runs. Combine with |: `spawn(t, at(1) | help_first)`.
+struct spawn_options {
+  std::uint8_t policy = detail::k_policy_default;
+  std::uint32_t place = detail::k_any_place;
+
+  [[nodiscard]] constexpr spawn_options operator|(spawn_options o) const noexcept {
+    return {o.policy != detail::k_policy_default ? o.policy : policy,
+            o.place != detail::k_any_place ? o.place : place};
+  }
+};
+inline constexpr spawn_options work_first{static_cast<std::uint8_t>(spawn_policy::work_first)};
+inline constexpr spawn_options help_first{static_cast<std::uint8_t>(spawn_policy::help_first)};
+inline constexpr spawn_options adaptive{static_cast<std::uint8_t>(spawn_policy::adaptive)};
+/// Run the spawned task on a worker of place `p` (its mailbox, if p is not the current place).
+[[nodiscard]] constexpr spawn_options at(unsigned p) noexcept {
+  return {detail::k_policy_default, p};
+}
+
+namespace detail {
+template <class T>
+struct call_awaiter {
+  std::coroutine_handle<promise<T>> h;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+    parent.promise().adopt(h.promise(), frame_kind::called);
+    return h;
+  }
+  T await_resume() const {
+    if constexpr (std::is_void_v<T>) {
+      h.promise().result();
+    } else {
+      return std::move(h.promise().result());
+    }
+  }
+};
+}  // namespace detail
+
+/// A lazy, move-only coroutine task. It starts when awaited (a call), spawned, or run.
+template <class T = void>
+class [[nodiscard]] task {
+ public:
+  using promise_type = detail::promise<T>;
+  using value_type = T;
+
+  task() noexcept = default;
+  explicit task(std::coroutine_handle<promise_type> h) noexcept : m_h(h) {}
+  task(task&& o) noexcept : m_h(std::exchange(o.m_h, {})) {}
+  task& operator=(task&& o) noexcept {
+    if (this != &o) {
+      reset();
+      m_h = std::exchange(o.m_h, {});
+    }
+    return *this;
+  }
+  ~task() { reset(); }
+
+  [[nodiscard]] bool valid() const noexcept { return static_cast<bool>(m_h); }
+  [[nodiscard]] promise_type& promise() const noexcept { return m_h.promise(); }
+  [[nodiscard]] std::coroutine_handle<promise_type> release() noexcept {
+    return std::exchange(m_h, {});
+  }
+
+  /// co_await task: a call. The child runs now on this worker; nothing becomes stealable.
+  detail::call_awaiter<T> operator co_await() && noexcept { return {m_h}; }
+
+ private:
+  void reset() noexcept {
+    if (m_h) std::exchange(m_h, {}).destroy();
+  }
+  std::coroutine_handle<promise_type> m_h;
+};
+
+/// The handle a spawn returns. get() is valid after the spawning frame's next sync. A future
+/// must not outlive the task that spawned it; destroying it before the sync is allowed (the
+/// child's frame is then freed at that sync).
+template <class T>
+class future {
+ public:
+  using promise_type = detail::promise<T>;
+  explicit future(std::coroutine_handle<promise_type> h) noexcept : m_h(h) {}
+  future(future&& o) noexcept : m_h(std::exchange(o.m_h, {})) {}
+  future& operator=(future&& o) noexcept {
+    if (this != &o) {
+      reset();
+      m_h = std::exchange(o.m_h, {});
+    }
+    return *this;
+  }
+  ~future() { reset(); }
+
+  /// The child's value (by reference; move it out if you like). Rethrows its exception.
+  decltype(auto) get() const {
+    if constexpr (std::is_void_v<T>) {
+      m_h.promise().result();
+    } else {
+      return m_h.promise().result();
+    }
+  }
+  /// True once the spawning frame has synced since the spawn (so get() is allowed).
+  [[nodiscard]] bool ready() const noexcept {
+    const detail::frame& c = m_h.promise();
+    return c.m_parent->m_sync_epoch != c.m_parent_epoch;
+  }
+
+ private:
+  void reset() noexcept {
+    if (!m_h) return;
+    detail::frame& c = m_h.promise();
+    detail::frame& p = *c.m_parent;
+    if (p.m_sync_epoch != c.m_parent_epoch) {
+      std::exchange(m_h, {}).destroy();
+    } else {  // the child may still run: free it at the parent's next sync
+      c.m_next_zombie = p.m_zombies;
+      p.m_zombies = &c;
+      m_h = {};
+    }
+  }
+  std::coroutine_handle<promise_type> m_h;
+};
+
+namespace detail {
+
+template <class T>
+task<T> promise<T>::get_return_object() noexcept {
+  auto h = std::coroutine_handle<promise<T>>::from_promise(*this);
+  m_handle = h.address();
+  return task<T>{h};
+}
+inline task<void> promise<void>::get_return_object() noexcept {
+  auto h = std::coroutine_handle<promise<void>>::from_promise(*this);
+  m_handle = h.address();
+  return task<void>{h};
+}
+
+inline void check_place(std::uint32_t place) {
+  if (place == k_any_place) return;
+  if (t_worker == nullptr) throw_not_on_worker("spawn");
+  if (place >= num_places_of(*t_worker)) throw_bad_place(place);
+}
+
+template <class T>
+struct spawn_awaiter {
+  task<T> child;
+  spawn_options opts;
+  [[nodiscard]] bool await_ready() const {
+    if (opts.place != k_any_place) [[unlikely]]
+      check_place(opts.place);
+    return false;
+  }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+    return spawn_start(parent.promise(), child.promise(), opts.policy, opts.place, false);
+  }
+  future<T> await_resume() noexcept { return future<T>{child.release()}; }
+};
+
+struct async_awaiter {
+  task<void> child;
+  spawn_options opts;
+  [[nodiscard]] bool await_ready() const {
+    if (opts.place != k_any_place) [[unlikely]]
+      check_place(opts.place);
+    return false;
+  }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+    // The child frees itself when it completes: give up ownership before publishing it.
+    auto h = child.release();
+    return spawn_start(parent.promise(), h.promise(), opts.policy, opts.place, true);
+  }
+  void await_resume() const noexcept {}
+};
+
+struct finish_awaiter {
+  task<void> body;
+  finish_scope scope;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+    frame& b = body.promise();
+    parent.promise().adopt(b, frame_kind::finish_body);
+    scope.waiter = &parent.promise();
+    b.m_finish = &scope;
+    return b.handle();
+  }
+  void await_resume() {
+    body.promise().result();  // the body's own exception first
+    if (scope.exception.has()) [[unlikely]]
+      std::rethrow_exception(scope.exception.take());
+  }
+};
+
+}  // namespace detail
+
+/// Spawn `t`: it may run in parallel with the rest of this frame until the next sync.
+template <class T>
+[[nodiscard]] detail::spawn_awaiter<T> spawn(task<T>&& t, spawn_options o = {}) noexcept {
+  return {std::move(t), o};
+}
+
+/// Wait for every child this frame spawned since its last sync; rethrows the first exception.
+[[nodiscard]] inline detail::sync_awaiter sync() noexcept {
+  return {};
+}
+
+/// Start `t` terminally strict: the innermost enclosing finish (or run) waits for it.
+[[nodiscard]] inline detail::async_awaiter async(task<void>&& t, spawn_options o = {}) noexcept {
+  return {std::move(t), o};
+}
+
+/// Run `body` inline and wait for every async started inside it, transitively (HJ finish).
+/// Rethrows the body's exception, else the first exception of an async.
+[[nodiscard]] inline detail::finish_awaiter finish(task<void>&& body) noexcept {
+  return {std::move(body), {}};
+}
+
+}  // namespace locus

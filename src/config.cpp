@@ -1,0 +1,225 @@
+// config.cpp — parsing of LOCUS_* settings. Every parser is strict: a value is either one of
+// the documented forms or a config_error that names the input, quotes the value and lists
+// the forms, so a typo can never silently select a default.
+#include <locus/config.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include <locus/topology.hpp>
+
+namespace locus {
+
+namespace {
+
+constexpr unsigned max_workers = 4096;
+
+constexpr std::string_view policy_forms = "one of: work-first, help-first, adaptive";
+constexpr std::string_view victim_forms = "one of: random, hierarchical";
+constexpr std::string_view bool_forms = "one of: 1, 0, true, false, on, off";
+constexpr std::string_view workers_forms = "a positive integer from 1 to 4096";
+constexpr std::string_view places_forms =
+    "one of: socket, numa, l3, none, or a positive integer N (N equal groups, at most 4096)";
+constexpr std::string_view slaw_forms =
+    "comma-separated key=N pairs with keys int, f, s (any subset, each at most once), "
+    "each N a positive integer, e.g. int=64,f=128,s=256";
+
+// Case-insensitive equality for the keyword forms; values are ASCII keywords.
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Digits only: no sign, no spaces, no suffix. nullopt on anything else or on overflow.
+std::optional<std::uint64_t> parse_uint(std::string_view s) noexcept {
+  if (s.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<std::string> read_env(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  return std::string(v);
+}
+
+}  // namespace
+
+config_error make_config_error(std::string_view what, std::string_view value,
+                               std::string_view expected, std::string_view reason) {
+  std::string msg(what);
+  msg += "=\"";
+  for (char c : value) {
+    auto u = static_cast<unsigned char>(c);
+    if (std::isprint(u) && c != '"' && c != '\\') {
+      msg += c;
+    } else {
+      constexpr std::array<char, 16> hex{'0', '1', '2', '3', '4', '5', '6', '7',
+                                         '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+      msg += "\\x";
+      msg += hex[u >> 4];
+      msg += hex[u & 0xf];
+    }
+  }
+  msg += "\" is not valid";
+  if (!reason.empty()) {
+    msg += " (";
+    msg += reason;
+    msg += ')';
+  }
+  msg += "; expected ";
+  msg += expected;
+  return config_error(msg);
+}
+
+spawn_policy parse_spawn_policy(std::string_view value, std::string_view what) {
+  auto v = trim(value);
+  if (iequals(v, "work-first") || iequals(v, "work_first")) return spawn_policy::work_first;
+  if (iequals(v, "help-first") || iequals(v, "help_first")) return spawn_policy::help_first;
+  if (iequals(v, "adaptive")) return spawn_policy::adaptive;
+  throw make_config_error(what, value, policy_forms);
+}
+
+victim_policy parse_victim_policy(std::string_view value, std::string_view what) {
+  auto v = trim(value);
+  if (iequals(v, "random")) return victim_policy::random;
+  if (iequals(v, "hierarchical")) return victim_policy::hierarchical;
+  throw make_config_error(what, value, victim_forms);
+}
+
+unsigned parse_workers(std::string_view value, std::string_view what) {
+  auto n = parse_uint(trim(value));
+  if (!n || *n == 0 || *n > max_workers) throw make_config_error(what, value, workers_forms);
+  return static_cast<unsigned>(*n);
+}
+
+bool parse_bool(std::string_view value, std::string_view what) {
+  auto v = trim(value);
+  if (v == "1" || iequals(v, "true") || iequals(v, "on")) return true;
+  if (v == "0" || iequals(v, "false") || iequals(v, "off")) return false;
+  throw make_config_error(what, value, bool_forms);
+}
+
+slaw_params parse_slaw(std::string_view value, std::string_view what) {
+  slaw_params p;
+  // An empty value is the empty subset: all defaults.
+  if (trim(value).empty()) return p;
+  std::array<bool, 3> seen{};
+  std::string_view rest = value;
+  while (true) {
+    auto comma = rest.find(',');
+    auto item = trim(rest.substr(0, comma));
+    auto eq = item.find('=');
+    if (item.empty()) throw make_config_error(what, value, slaw_forms, "empty item");
+    if (eq == std::string_view::npos) {
+      throw make_config_error(what, value, slaw_forms,
+                              "missing '=' in \"" + std::string(item) + "\"");
+    }
+    auto key = trim(item.substr(0, eq));
+    auto num = trim(item.substr(eq + 1));
+    const std::array<std::pair<std::string_view, std::uint32_t*>, 3> fields{
+        {{"int", &p.interval}, {"f", &p.fresh_limit}, {"s", &p.stack_limit}}};
+    std::size_t slot = 0;
+    while (slot < fields.size() && !iequals(key, fields[slot].first))
+      ++slot;
+    if (slot == fields.size()) {
+      throw make_config_error(what, value, slaw_forms, "unknown key \"" + std::string(key) + "\"");
+    }
+    std::uint32_t* field = fields[slot].second;
+    if (seen[slot]) {
+      throw make_config_error(what, value, slaw_forms,
+                              "key \"" + std::string(key) + "\" given twice");
+    }
+    seen[slot] = true;
+    auto n = parse_uint(num);
+    if (!n || *n == 0 || *n > std::numeric_limits<std::uint32_t>::max()) {
+      throw make_config_error(what, value, slaw_forms,
+                              std::string(key) + " must be a positive integer below 2^32");
+    }
+    *field = static_cast<std::uint32_t>(*n);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return p;
+}
+
+void validate_places(std::string_view value, std::string_view what) {
+  auto v = trim(value);
+  for (std::string_view form : {"socket", "numa", "l3", "none"}) {
+    if (iequals(v, form)) return;
+  }
+  auto n = parse_uint(v);
+  if (n && *n >= 1 && *n <= max_workers) return;
+  throw make_config_error(what, value, places_forms);
+}
+
+config config::from_env() {
+  config cfg;
+  if (auto v = read_env("LOCUS_WORKERS")) cfg.workers = parse_workers(*v, "LOCUS_WORKERS");
+  if (auto v = read_env("LOCUS_POLICY")) cfg.policy = parse_spawn_policy(*v, "LOCUS_POLICY");
+  if (auto v = read_env("LOCUS_VICTIMS")) cfg.victims = parse_victim_policy(*v, "LOCUS_VICTIMS");
+  if (auto v = read_env("LOCUS_TOPOLOGY")) {
+    // Eager: a bad spec must fail here, where the variable is named, not at runtime start.
+    (void)topology::from_spec(*v, "LOCUS_TOPOLOGY");
+    cfg.topology = *v;
+  }
+  if (auto v = read_env("LOCUS_PLACES")) {
+    validate_places(*v, "LOCUS_PLACES");
+    cfg.places = lowercase(trim(*v));
+  }
+  if (auto v = read_env("LOCUS_CROSS_PLACE_STEALS")) {
+    cfg.cross_place_steals = parse_bool(*v, "LOCUS_CROSS_PLACE_STEALS");
+  }
+  if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
+  if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
+  return cfg;
+}
+
+std::string_view to_string(spawn_policy p) noexcept {
+  switch (p) {
+    case spawn_policy::work_first:
+      return "work-first";
+    case spawn_policy::help_first:
+      return "help-first";
+    case spawn_policy::adaptive:
+      return "adaptive";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(victim_policy v) noexcept {
+  switch (v) {
+    case victim_policy::random:
+      return "random";
+    case victim_policy::hierarchical:
+      return "hierarchical";
+  }
+  return "unknown";
+}
+
+}  // namespace locus

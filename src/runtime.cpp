@@ -1,0 +1,176 @@
+// Runtime start and stop: workers on the topology, places, victim lists, root submission.
+#include "locus/runtime.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "runtime_state.hpp"
+
+namespace locus {
+
+namespace {
+
+using detail::runtime_state;
+
+/// Victim tiers of worker `i`: the other workers of its place, nearest first (hierarchical) or
+/// all in one tier (random).
+std::vector<std::vector<unsigned>> make_tiers(const runtime_state& rt,
+                                              const std::vector<std::size_t>& core_of,
+                                              const std::vector<unsigned>& place_of, unsigned i) {
+  const bool hier = rt.cfg.victims == victim_policy::hierarchical;
+  std::vector<std::vector<unsigned>> tiers(hier ? 3 : 1);
+  for (unsigned j = 0; j < place_of.size(); ++j) {
+    if (j == i || place_of[j] != place_of[i]) continue;
+    std::size_t t = 0;
+    if (hier) {
+      const distance d = rt.topo.between(core_of[i], core_of[j]);
+      t = d <= distance::same_l3 ? 0 : d <= distance::same_package ? 1 : 2;
+    }
+    tiers[t].push_back(j);
+  }
+  std::erase_if(tiers, [](const auto& t) { return t.empty(); });
+  return tiers;
+}
+
+/// Other places, nearest first (by the closest pair of cores), for cross-place stealing.
+std::vector<unsigned> make_remote_places(const runtime_state& rt,
+                                         const std::vector<std::size_t>& core_of, unsigned i) {
+  std::vector<std::pair<int, unsigned>> order;
+  const unsigned own = rt.workers[i]->place();
+  for (unsigned p = 0; p < rt.places.size(); ++p) {
+    if (p == own) continue;
+    int best = 99;
+    for (unsigned j : rt.places[p]->workers)
+      best = std::min(best, static_cast<int>(rt.topo.between(core_of[i], core_of[j])));
+    order.emplace_back(best, p);
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<unsigned> out;
+  for (const auto& [d, p] : order)
+    out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
+  runtime_state& rt = *m_state;
+  rt.topo = topology::make(cfg.topology, "topology");
+  if (cfg.slaw.interval == 0 || cfg.slaw.fresh_limit == 0 || cfg.slaw.stack_limit == 0)
+    throw config_error("slaw: int, f and s must be positive");
+  const unsigned n = cfg.workers != 0 ? cfg.workers : static_cast<unsigned>(rt.topo.num_cores());
+  if (n > 4096)
+    throw config_error("workers=" + std::to_string(n) + " is not valid; expected 1..4096");
+  rt.cfg = std::move(cfg);
+
+  std::vector<std::size_t> core_of(n);
+  for (unsigned i = 0; i < n; ++i)
+    core_of[i] = i % rt.topo.num_cores();
+  const std::vector<unsigned> place_of = assign_places(rt.topo, core_of, rt.cfg.places, "places");
+  const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
+  std::vector<std::vector<unsigned>> members(num_places);
+  for (unsigned i = 0; i < n; ++i)
+    members[place_of[i]].push_back(i);
+  for (unsigned p = 0; p < num_places; ++p) {
+    rt.places.push_back(std::make_unique<detail::place_state>(members[p].size()));
+    rt.places.back()->workers = members[p];
+  }
+  for (unsigned i = 0; i < n; ++i)
+    rt.workers.push_back(std::make_unique<detail::worker>(rt, i, place_of[i], rt.cfg));
+  for (unsigned i = 0; i < n; ++i) {
+    rt.victim_tiers.push_back(make_tiers(rt, core_of, place_of, i));
+    rt.remote_places.push_back(rt.cfg.cross_place_steals ? make_remote_places(rt, core_of, i)
+                                                         : std::vector<unsigned>{});
+  }
+  try {
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned cpu = rt.topo.cores()[core_of[i]].os_cpu;
+      rt.threads.emplace_back(detail::worker_main, std::ref(rt), std::ref(*rt.workers[i]), cpu,
+                              rt.cfg.pin);
+    }
+  } catch (...) {
+    rt.stopping.store(true, std::memory_order_release);
+    for (auto& p : rt.places)
+      p->wake_all_for_stop(static_cast<std::ptrdiff_t>(n));
+    for (auto& t : rt.threads)
+      t.join();
+    throw;
+  }
+}
+
+runtime::~runtime() {
+  runtime_state& rt = *m_state;
+  rt.stopping.store(true, std::memory_order_release);
+  for (auto& p : rt.places)
+    p->wake_all_for_stop(static_cast<std::ptrdiff_t>(p->workers.size()));
+  for (auto& t : rt.threads)
+    t.join();
+}
+
+runtime_stats runtime::stats() const {
+  runtime_stats s;
+  for (const auto& w : m_state->workers) {
+    worker_stats ws = w->stats().snapshot();
+    ws.peak_stack_bytes = w->stack().peak_bytes();
+    ws.place = w->place();
+    s.workers.push_back(ws);
+  }
+  return s;
+}
+
+void runtime::reset_stats() {
+  for (auto& w : m_state->workers) {
+    w->stats().reset();
+    w->stack().reset_peak();
+  }
+}
+
+unsigned runtime::num_workers() const noexcept {
+  return static_cast<unsigned>(m_state->workers.size());
+}
+unsigned runtime::num_places() const noexcept {
+  return static_cast<unsigned>(m_state->places.size());
+}
+unsigned runtime::place_of(unsigned w) const {
+  return m_state->workers.at(w)->place();
+}
+const topology& runtime::topo() const noexcept {
+  return m_state->topo;
+}
+const config& runtime::cfg() const noexcept {
+  return m_state->cfg;
+}
+unsigned runtime::sleeping_workers() const noexcept {
+  std::uint64_t n = 0;
+  for (const auto& p : m_state->places)
+    n += p->sleeping();
+  return static_cast<unsigned>(n);
+}
+
+namespace detail {
+void submit_root(runtime_state& rt, frame& root, std::uint32_t place) {
+  if (t_worker != nullptr)
+    throw std::logic_error(
+        "locus::runtime::run called from a locus worker; inside a task, co_await the task "
+        "(or spawn it) instead");
+  const std::uint32_t p = place == k_any_place ? 0 : place;
+  if (p >= rt.places.size())
+    throw std::out_of_range("locus::runtime::run: at(" + std::to_string(place) +
+                            ") names no place; this runtime has " +
+                            std::to_string(rt.places.size()) + " places");
+  root.m_place = p;
+  post_to_place(rt, p, fresh_item(&root));
+}
+}  // namespace detail
+
+namespace this_worker {
+int index() noexcept {
+  return detail::t_worker != nullptr ? static_cast<int>(detail::t_worker->index()) : -1;
+}
+int place() noexcept {
+  return detail::t_worker != nullptr ? static_cast<int>(detail::t_worker->place()) : -1;
+}
+}  // namespace this_worker
+
+}  // namespace locus

@@ -1,0 +1,130 @@
+// runtime_state.hpp (private) — what a runtime owns: workers, places, their mailboxes and
+// idle-worker bookkeeping, and the victim lists.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <thread>
+#include <vector>
+
+#include "locus/config.hpp"
+#include "locus/detail/worker.hpp"
+#include "locus/topology.hpp"
+
+namespace locus::detail {
+
+/// A place's mailbox (SLAW section IV): tasks sent from other places, taken FIFO. Rare
+/// compared with deque operations, so a mutex suffices; `size` lets idle workers and the
+/// sleep protocol look without the lock.
+class mailbox {
+ public:
+  void push(std::uintptr_t item) {
+    std::lock_guard lk(m_mutex);
+    m_items.push_back(item);
+    // seq_cst: pairs with the sleep protocol's seq_cst state update (see place_state).
+    m_size.fetch_add(1, std::memory_order_seq_cst);
+  }
+  bool pop(std::uintptr_t& item) {
+    if (m_size.load(std::memory_order_relaxed) == 0) return false;
+    std::lock_guard lk(m_mutex);
+    if (m_items.empty()) return false;
+    item = m_items.front();
+    m_items.pop_front();
+    m_size.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+  [[nodiscard]] bool empty_seq_cst() const noexcept {
+    return m_size.load(std::memory_order_seq_cst) == 0;
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::deque<std::uintptr_t> m_items;
+  std::atomic<std::size_t> m_size{0};
+};
+
+/// Idle bookkeeping of one place: how many of its workers are active (running tasks), thieves
+/// (awake, looking for work) and asleep, packed in one word so every transition is one atomic
+/// step.
+///
+/// Invariant (no lost wake-ups): while a worker of the place is active, at least one is a
+/// thief or none sleeps. Deque items exist only under active workers (a worker turns thief
+/// only with an empty deque), so work on a deque is always seen by an awake worker.
+///  * a thief may sleep unless it is the last thief and some worker is active;
+///  * a thief that becomes active and leaves no thief wakes a sleeper;
+///  * a mailbox push wakes a sleeper, and a worker going to sleep re-reads the mailbox size
+///    after its state update (both seq_cst: one of the two sees the other).
+class place_state {
+ public:
+  static constexpr std::uint64_t k_active = 1, k_thief = 1ull << 20, k_sleeper = 1ull << 40;
+  static constexpr std::uint64_t k_field = (1ull << 20) - 1;
+
+  explicit place_state(std::uint64_t workers) : m_state(workers * k_thief) {}
+
+  static std::uint64_t active(std::uint64_t s) noexcept { return s & k_field; }
+  static std::uint64_t thieves(std::uint64_t s) noexcept { return (s >> 20) & k_field; }
+  static std::uint64_t sleepers(std::uint64_t s) noexcept { return (s >> 40) & k_field; }
+
+  void thief_to_active() noexcept {
+    const std::uint64_t s =
+        m_state.fetch_add(k_active - k_thief, std::memory_order_seq_cst) + k_active - k_thief;
+    if (thieves(s) == 0 && sleepers(s) > 0) wake_one();
+  }
+  void active_to_thief() noexcept {
+    m_state.fetch_add(k_thief - k_active, std::memory_order_seq_cst);
+  }
+  /// A thief asks to sleep; false if it must stay awake (last thief while work runs).
+  bool thief_to_sleeper() noexcept {
+    std::uint64_t s = m_state.load(std::memory_order_seq_cst);
+    do {
+      if (thieves(s) == 1 && active(s) > 0) return false;
+    } while (!m_state.compare_exchange_weak(s, s - k_thief + k_sleeper, std::memory_order_seq_cst));
+    return true;
+  }
+  /// Turn one sleeper into a thief and let it run.
+  void wake_one() noexcept {
+    std::uint64_t s = m_state.load(std::memory_order_seq_cst);
+    do {
+      if (sleepers(s) == 0) return;
+    } while (!m_state.compare_exchange_weak(s, s - k_sleeper + k_thief, std::memory_order_seq_cst));
+    m_sem.release();
+  }
+  void sleep() { m_sem.acquire(); }
+  void wake_all_for_stop(std::ptrdiff_t n) { m_sem.release(n); }
+  [[nodiscard]] std::uint64_t sleeping() const noexcept {
+    return sleepers(m_state.load(std::memory_order_seq_cst));
+  }
+
+  mailbox mail;
+  std::vector<unsigned> workers;  ///< worker indices of this place
+
+ private:
+  alignas(k_cache_line) std::atomic<std::uint64_t> m_state;
+  std::counting_semaphore<> m_sem{0};
+};
+
+struct runtime_state {
+  config cfg;
+  topology topo;
+  std::vector<std::unique_ptr<worker>> workers;
+  std::vector<std::unique_ptr<place_state>> places;
+  /// Per worker, the victims to try in order: tiers of worker indices (nearest first).
+  std::vector<std::vector<std::vector<unsigned>>> victim_tiers;
+  /// Per worker, other places to look in (their workers' deques and mailboxes), nearest first;
+  /// empty unless cross-place stealing is on.
+  std::vector<std::vector<unsigned>> remote_places;
+  std::atomic<bool> stopping{false};
+  std::vector<std::thread> threads;
+};
+
+/// Push a root or remote task into place `p`'s mailbox and wake a sleeper there.
+void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item);
+
+/// The body of each worker thread.
+void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin);
+
+}  // namespace locus::detail
