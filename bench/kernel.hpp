@@ -28,7 +28,7 @@ struct args {
 
 /// What a kernel run returns.
 struct outcome {
-  double seconds = 0;    ///< time of the timed region only
+  double seconds = 0;     ///< time of the timed region only
   bool verified = false;  ///< the answer matched the known value / serial result
   std::string detail;     ///< e.g. "fib(35)=9227465" or why verification failed
 };

@@ -27,7 +27,7 @@ constexpr std::string_view workers_forms = "a positive integer from 1 to 4096";
 constexpr std::string_view places_forms =
     "one of: socket, numa, l3, none, or a positive integer N (N equal groups, at most 4096)";
 constexpr std::string_view slaw_forms =
-    "comma-separated key=N pairs with keys int, f, s (any subset, each at most once), "
+    "comma-separated key=N pairs with keys int, f, s, steals (any subset, each at most once), "
     "each N a positive integer, e.g. int=64,f=128,s=256";
 
 // Case-insensitive equality for the keyword forms; values are ASCII keywords.
@@ -129,7 +129,7 @@ slaw_params parse_slaw(std::string_view value, std::string_view what) {
   slaw_params p;
   // An empty value is the empty subset: all defaults.
   if (trim(value).empty()) return p;
-  std::array<bool, 3> seen{};
+  std::array<bool, 4> seen{};
   std::string_view rest = value;
   while (true) {
     auto comma = rest.find(',');
@@ -142,8 +142,11 @@ slaw_params parse_slaw(std::string_view value, std::string_view what) {
     }
     auto key = trim(item.substr(0, eq));
     auto num = trim(item.substr(eq + 1));
-    const std::array<std::pair<std::string_view, std::uint32_t*>, 3> fields{
-        {{"int", &p.interval}, {"f", &p.fresh_limit}, {"s", &p.stack_limit}}};
+    const std::array<std::pair<std::string_view, std::uint32_t*>, 4> fields{
+        {{"int", &p.interval},
+         {"f", &p.fresh_limit},
+         {"s", &p.stack_limit},
+         {"steals", &p.steal_threshold}}};
     std::size_t slot = 0;
     while (slot < fields.size() && !iequals(key, fields[slot].first))
       ++slot;

@@ -17,7 +17,7 @@ std::coroutine_handle<> signal_scope(finish_scope& s) noexcept {
   if (s.waiter != nullptr) {
     frame* w = s.waiter;
     if (t_worker != nullptr) t_worker->context_switch(*w);
-    return w->handle();
+    return transfer(w->handle());
   }
   run_signal* sig = s.signal;
   std::lock_guard lk(sig->mutex);
@@ -40,7 +40,7 @@ std::coroutine_handle<> join_parent(frame& parent) noexcept {
   if (parent.m_join.fetch_sub(1, std::memory_order_acq_rel) != 1) return std::noop_coroutine();
   // Last child: the parent is suspended at a sync or at its final suspend point.
   t_worker->context_switch(parent);
-  if (!parent.m_at_final) return parent.handle();
+  if (!parent.m_at_final) return transfer(parent.handle());
   after_join(parent);
   return complete(parent);  // bounded: complete() only recurses through join_parent here
 }
@@ -48,7 +48,7 @@ std::coroutine_handle<> join_parent(frame& parent) noexcept {
 std::coroutine_handle<> complete_slow(frame& f) noexcept {
   switch (f.m_kind) {
     case frame_kind::called:
-      return f.m_parent->handle();
+      return transfer(f.m_parent->handle());
     case frame_kind::spawned: {
       frame* parent = f.m_parent;
       if (f.m_exception.has()) parent->m_exception.offer(f.m_exception.take());
@@ -56,7 +56,7 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept {
         deque<std::uintptr_t>& dq = t_worker->tasks();
         std::uintptr_t item;
         if (dq.pop(item)) {
-          if (item == continuation_item(parent, false)) return parent->handle();
+          if (item == continuation_item(parent, false)) return transfer(parent->handle());
           dq.push(item);
         }
       }
@@ -75,7 +75,7 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept {
         deque<std::uintptr_t>& dq = t_worker->tasks();
         std::uintptr_t item;
         if (dq.pop(item)) {
-          if (item == continuation_item(parent, true)) return parent->handle();
+          if (item == continuation_item(parent, true)) return transfer(parent->handle());
           dq.push(item);
         }
       }
@@ -111,7 +111,7 @@ std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std
   }
   counters::bump(w.stats().spawns_remote);
   post_to_place(w.rt(), place, fresh_item(&child));
-  return parent.handle();
+  return transfer(parent.handle());
 }
 
 std::uint32_t num_places_of(const worker& w) noexcept {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "runtime_state.hpp"
 
@@ -99,6 +100,10 @@ void execute(worker& w, std::uintptr_t item, worker* victim) {
   }
   w.context_switch(*f);
   f->handle().resume();
+  if constexpr (LOCUS_TRAMPOLINE) {
+    while (w.next_resume)
+      std::exchange(w.next_resume, {}).resume();
+  }
 }
 
 bool steal_from(worker& w, const std::vector<unsigned>& tier, runtime_state& rt, rng& r,

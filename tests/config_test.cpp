@@ -231,6 +231,9 @@ TEST(config_slaw, accepts_any_subset) {
   EXPECT_EQ(p.interval, 1U);
   EXPECT_EQ(p.fresh_limit, 2U);
   EXPECT_EQ(p.stack_limit, 3U);
+  EXPECT_EQ(p.steal_threshold, def.steal_threshold);
+  p = locus::parse_slaw("steals=4", "s");
+  EXPECT_EQ(p.steal_threshold, 4U);
 }
 
 TEST(config_slaw, rejects_bad_items_naming_the_variable) {

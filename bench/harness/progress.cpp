@@ -11,15 +11,29 @@ progress_line::progress_line(int fd) : m_fd(fd), m_enabled(::isatty(fd) == 1) {}
 
 std::string progress_line::text(std::size_t index, std::size_t total, const std::string& label,
                                 unsigned rep, unsigned reps) {
-  return "[" + std::to_string(index) + "/" + std::to_string(total) + "] " + label + " rep " +
-         std::to_string(rep) + "/" + std::to_string(reps);
+  // Built by appending: chained operator+ on temporaries trips a GCC 12 -Wrestrict false
+  // positive.
+  std::string s = "[";
+  s += std::to_string(index);
+  s += '/';
+  s += std::to_string(total);
+  s += "] ";
+  s += label;
+  s += " rep ";
+  s += std::to_string(rep);
+  s += '/';
+  s += std::to_string(reps);
+  return s;
 }
 
 void progress_line::show(std::size_t index, std::size_t total, const std::string& label,
                          unsigned rep, unsigned reps) {
   if (!m_enabled) return;
   // "\x1b[K" erases what a longer previous line left to the right of the cursor.
-  put("\r" + text(index, total, label, rep, reps) + "\x1b[K");
+  std::string line = "\r";
+  line += text(index, total, label, rep, reps);
+  line += "\x1b[K";
+  put(line);
   m_shown = true;
 }
 

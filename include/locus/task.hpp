@@ -48,7 +48,7 @@ struct call_awaiter {
   template <class P>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
     parent.promise().adopt(h.promise(), frame_kind::called);
-    return h;
+    return transfer(h);
   }
   T await_resume() const {
     if constexpr (std::is_void_v<T>) {
@@ -206,7 +206,7 @@ struct finish_awaiter {
     parent.promise().adopt(b, frame_kind::finish_body);
     scope.waiter = &parent.promise();
     b.m_finish = &scope;
-    return b.handle();
+    return transfer(b.handle());
   }
   void await_resume() {
     body.promise().result();  // the body's own exception first

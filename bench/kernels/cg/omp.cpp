@@ -1,7 +1,5 @@
 // cg, OpenMP: every vector loop is a static loop over blocks of rows (NPB-OMP's scheme),
 // with reduction clauses for the sums.
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 

@@ -1,6 +1,4 @@
 // fdtd, OpenMP: per step, one static loop over the rows per phase (the papers' baseline).
-#include <omp.h>
-
 #include "../../kernel.hpp"
 #include "common.hpp"
 

@@ -1,6 +1,4 @@
 // floyd, OpenMP: for each k, a static loop over the rows i (the papers' baseline).
-#include <omp.h>
-
 #include "../../kernel.hpp"
 #include "common.hpp"
 

@@ -1,6 +1,4 @@
 // heat, OpenMP: per time step, a static loop over the interior rows (the papers' baseline).
-#include <omp.h>
-
 #include "../../kernel.hpp"
 #include "common.hpp"
 

@@ -7,8 +7,6 @@
 // counts how deeply its visits are nested, and past max_nesting a visit does not create tasks:
 // it walks the rest of its part of the search with an explicit stack, as the serial version
 // does (the queue is full then, so the other threads are not short of work).
-#include <omp.h>
-
 #include <vector>
 
 #include "../../kernel.hpp"

@@ -1,6 +1,4 @@
 // scan, OpenMP: the two-pass blocked scan with a static loop over blocks per parallel pass.
-#include <omp.h>
-
 #include <algorithm>
 
 #include "../../kernel.hpp"

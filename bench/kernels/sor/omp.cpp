@@ -1,6 +1,4 @@
 // sor, OpenMP: one static loop over the interior rows per half-sweep (the papers' baseline).
-#include <omp.h>
-
 #include "../../kernel.hpp"
 #include "common.hpp"
 

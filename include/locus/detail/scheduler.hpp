@@ -39,13 +39,13 @@ inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uin
     child.m_work_first = true;
     counters::bump(w.stats().spawns_work_first);
     w.tasks().push(continuation_item(&parent, is_async));
-    return child.handle();
+    return transfer(child.handle());
   }
   if (!is_async) ++parent.m_expected;
   w.note_fresh_pushed();
   counters::bump(w.stats().spawns_help_first);
   w.tasks().push(fresh_item(&child));
-  return parent.handle();
+  return transfer(parent.handle());
 }
 
 /// A frame arrives at a sync (or its final suspend) with m_expected != 0. True if every child
@@ -71,7 +71,7 @@ inline void after_join(frame& f) noexcept {
 
 /// Completion of a frame whose children are all done. Returns what to run next.
 inline std::coroutine_handle<> complete(frame& f) noexcept {
-  if (f.m_kind == frame_kind::called) return f.m_parent->handle();
+  if (f.m_kind == frame_kind::called) return transfer(f.m_parent->handle());
   if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
     // Work-first: our parent's continuation was pushed just before we started. If it is still
     // the bottom item of this worker's deque, nobody took it: resume it directly.
@@ -80,7 +80,7 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
     std::uintptr_t item;
     if (dq.pop(item)) {
       if (item == continuation_item(parent, false)) [[likely]]
-        return parent->handle();
+        return transfer(parent->handle());
       dq.push(item);  // someone else's item (we were resumed elsewhere): put it back
     }
     return join_parent(*parent);

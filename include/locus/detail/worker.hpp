@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <coroutine>
 #include <cstdint>
 
 #include "locus/config.hpp"
@@ -78,6 +79,9 @@ class worker {
 
   [[nodiscard]] bool adaptive_work_first() const noexcept { return m_adaptive_work_first; }
 
+  /// Trampoline builds only (see transfer()): the coroutine the worker loop resumes next.
+  std::coroutine_handle<> next_resume;
+
  private:
   bool choose_adaptive(const frame& parent) noexcept {
     if (--m_until_eval == 0) [[unlikely]]
@@ -119,6 +123,34 @@ class worker {
 
 /// The worker the calling thread is, or null off the runtime's threads.
 constinit inline thread_local worker* t_worker = nullptr;
+
+/// Symmetric transfer relies on the compiler turning `return handle` from await_suspend into a
+/// tail call. Sanitizer instrumentation (a hook after every call) prevents that, so a long
+/// chain of transfers (a whole fib(25)) would nest as real calls and exhaust the stack. Those
+/// builds bounce each transfer through the worker loop instead; the scheduling protocol is
+/// the same. Define LOCUS_TRAMPOLINE=1 to force it elsewhere (e.g. -O0 builds).
+#if !defined(LOCUS_TRAMPOLINE)
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define LOCUS_TRAMPOLINE 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define LOCUS_TRAMPOLINE 1
+#endif
+#endif
+#endif
+#if !defined(LOCUS_TRAMPOLINE)
+#define LOCUS_TRAMPOLINE 0
+#endif
+
+/// What an await_suspend returns to continue with `h` on this worker.
+[[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
+  if constexpr (LOCUS_TRAMPOLINE) {
+    t_worker->next_resume = h;
+    return std::noop_coroutine();
+  } else {
+    return h;
+  }
+}
 
 /// Frame allocation for coroutine promises: the current worker's frame stack, else the heap.
 [[nodiscard]] inline void* frame_allocate(std::size_t n) {

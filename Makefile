@@ -1,0 +1,63 @@
+# locus — the two front-door commands (README): `make demo` and `make test`.
+# Both install missing system packages first when run as root on Debian/Ubuntu.
+
+JOBS ?= $(shell nproc)
+BENCH := build/release/bin/locus-bench
+APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
+                clang-format python3-matplotlib
+
+.PHONY: deps release demo test bench asan tsan sanitizers format format-check clean
+
+# Install what a fresh machine lacks (only as root; otherwise say what is missing).
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing packages (run as root or install them): $$missing"; exit 1; \
+	  fi; \
+	fi
+
+release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS)
+
+# fib and the flat fork-join FJ under the three spawn policies, against serial, oneTBB and
+# OpenMP, at 1 and 2 workers: a table of medians, speedups and steal counts.
+demo: release
+	$(BENCH) fib,fj --size default --runtime serial,locus,tbb,omp \
+	  --policy work-first,help-first,adaptive --workers 1,2 --reps 3
+
+test: release
+	ctest --preset release -j 1
+
+# The full suite: every kernel at its default size, all runtimes, 1 and 2 workers; writes
+# docs/benchmarks-data/*.json and charts. docs/benchmarks.md is written by hand from them.
+bench: release
+	mkdir -p docs/benchmarks-data
+	$(BENCH) all --size default --runtime serial,locus,tbb,omp --workers 1,2 --reps 5 \
+	  --json docs/benchmarks-data/suite.json
+	tools/plot docs/benchmarks-data docs/benchmarks-data/suite.json
+
+asan: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j 1
+
+tsan: deps
+	cmake --preset tsan >/dev/null
+	cmake --build --preset tsan -j $(JOBS)
+	ctest --preset tsan -j 1
+
+sanitizers: asan tsan
+
+FORMAT_FILES = $(shell git ls-files '*.hpp' '*.cpp')
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
+
+clean:
+	rm -rf build
