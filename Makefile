@@ -27,7 +27,9 @@ release: deps
 # fib and the flat fork-join FJ under the three spawn policies, against serial, oneTBB and
 # OpenMP, at 1 and 2 workers: a table of medians, speedups and steal counts.
 demo: release
-	$(BENCH) fib,fj --size default --runtime serial,locus,tbb,omp \
+	$(BENCH) fib --size 32 --runtime serial,locus,tbb,omp \
+	  --policy work-first,help-first,adaptive --workers 1,2 --reps 3
+	$(BENCH) fj --size 1024 --runtime serial,locus,tbb,omp \
 	  --policy work-first,help-first,adaptive --workers 1,2 --reps 3
 
 test: release
