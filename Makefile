@@ -35,12 +35,14 @@ demo: release
 test: release
 	ctest --preset release -j 1
 
-# The full suite: every kernel at its default size, all runtimes, 1 and 2 workers; writes
-# docs/benchmarks-data/*.json and charts. docs/benchmarks.md is written by hand from them.
+# The full suite: every kernel at its default size, all runtimes, 1 and 2 workers. Writes
+# docs/benchmarks-data/suite.json, the generated report docs/benchmarks-suite.md and the charts
+# in docs/benchmarks-data/; docs/benchmarks.md is the analysis written from them.
 bench: release
 	mkdir -p docs/benchmarks-data
 	$(BENCH) all --size default --runtime serial,locus,tbb,omp --workers 1,2 --reps 5 \
 	  --json docs/benchmarks-data/suite.json
+	tools/bench-report docs/benchmarks-suite.md docs/benchmarks-data/suite.json
 	tools/plot docs/benchmarks-data docs/benchmarks-data/suite.json
 
 asan: deps
