@@ -25,7 +25,8 @@ int children(std::uint64_t id, int depth) {
 
 std::uint64_t serial_count(std::uint64_t id, int depth) {
   std::uint64_t n = 1;
-  for (int c = 0; c < children(id, depth); ++c) n += serial_count(mix(id + c + 1), depth - 1);
+  for (int c = 0; c < children(id, depth); ++c)
+    n += serial_count(mix(id + c + 1), depth - 1);
   return n;
 }
 
@@ -76,7 +77,8 @@ locus::task<std::uint64_t> node(ctx* c, std::uint64_t id, int depth) {
     if (k == 1 && how % 5 == 0) co_await locus::sync();  // an early sync now and then
   }
   co_await locus::sync();
-  for (int k = 0; k < n; ++k) total += sub[k];
+  for (int k = 0; k < n; ++k)
+    total += sub[k];
   co_return total;
 }
 

@@ -85,7 +85,9 @@ enum class split { base, rows, inner, cols };
 }
 
 /// The serial base case: C += A * B on one small block.
-inline void base_case(const block_args& x) {
+// Out of line in every version: inlined into a coroutine body its arguments live in the
+// coroutine frame, which kept gcc from hoisting and vectorising the loop (locus 1.6x slower).
+[[gnu::noinline]] inline void base_case(const block_args& x) {
   for (std::size_t i = 0; i < x.m; ++i) {
     double* crow = x.c + i * x.ld;
     for (std::size_t k = 0; k < x.n; ++k) {

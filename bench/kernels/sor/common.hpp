@@ -74,7 +74,7 @@ struct problem {
 }
 
 /// Relaxes the points of `colour` (0 red, 1 black) in interior rows [lo, hi) (clipped).
-inline void sweep_rows(double* g, int n, int colour, int lo, int hi) {
+[[gnu::noinline]] inline void sweep_rows(double* g, int n, int colour, int lo, int hi) {
   if (lo < 1) lo = 1;
   if (hi > n - 1) hi = n - 1;
   for (int i = lo; i < hi; ++i) {
