@@ -132,7 +132,12 @@ class future {
     if (!m_h) return;
     detail::frame& c = m_h.promise();
     detail::frame& p = *c.m_parent;
-    if (p.m_sync_epoch != c.m_parent_epoch) {
+    // The child has certainly completed if the parent synced since the spawn, or if it was
+    // spawned work-first and the parent's continuation was never taken since (every taking
+    // adds to m_expected; a sync would have changed the epoch): then the parent can only be
+    // running because the child popped it back at its end.
+    if (p.m_sync_epoch != c.m_parent_epoch ||
+        (c.m_work_first && p.m_expected == c.m_parent_expected)) {
       std::exchange(m_h, {}).destroy();
     } else {  // the child may still run: free it at the parent's next sync
       c.m_next_zombie = p.m_zombies;

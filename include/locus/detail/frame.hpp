@@ -92,14 +92,15 @@ struct frame {
   frame* m_next_zombie = nullptr;       ///< link in the parent's zombie list
   void* m_ext[2] = {nullptr, nullptr};  ///< extension slots: steal-tree node, data range
   std::atomic<std::int64_t> m_join{k_join_bias};
-  exception_slot m_exception;        ///< own or a child's exception, rethrown at sync
-  std::uint32_t m_expected = 0;      ///< see the join protocol above
-  std::uint32_t m_sync_epoch = 0;    ///< bumped by every completed sync
-  std::uint32_t m_parent_epoch = 0;  ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_level = 0;         ///< depth in the spawn/call tree (root 0)
-  std::uint32_t m_spawn_index = 0;   ///< index of this frame among its parent's children
-  std::uint32_t m_next_spawn = 0;    ///< index the next child of this frame gets
-  std::uint32_t m_place = 0;         ///< place this frame was started for
+  exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
+  std::uint32_t m_expected = 0;         ///< see the join protocol above
+  std::uint32_t m_sync_epoch = 0;       ///< bumped by every completed sync
+  std::uint32_t m_parent_epoch = 0;     ///< parent's m_sync_epoch when this frame was spawned
+  std::uint32_t m_parent_expected = 0;  ///< parent's m_expected when spawned work-first
+  std::uint32_t m_level = 0;            ///< depth in the spawn/call tree (root 0)
+  std::uint32_t m_spawn_index = 0;      ///< index of this frame among its parent's children
+  std::uint32_t m_next_spawn = 0;       ///< index the next child of this frame gets
+  std::uint32_t m_place = 0;            ///< place this frame was started for
   frame_kind m_kind = frame_kind::called;
   bool m_work_first = false;  ///< spawned work-first: the parent sits on our deque
   bool m_at_final = false;    ///< waiting for children at its final suspend point

@@ -37,6 +37,7 @@ inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uin
   if (is_async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
   if (w.choose_work_first(parent, policy)) {
     child.m_work_first = true;
+    child.m_parent_expected = parent.m_expected;  // see future::reset
     counters::bump(w.stats().spawns_work_first);
     w.tasks().push(continuation_item(&parent, is_async));
     return transfer(child.handle());
