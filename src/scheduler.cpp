@@ -115,7 +115,7 @@ std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std
 }
 
 std::uint32_t num_places_of(const worker& w) noexcept {
-  return static_cast<std::uint32_t>(const_cast<worker&>(w).rt().places.size());
+  return static_cast<std::uint32_t>(w.rt().places.size());
 }
 
 void throw_bad_place(std::uint32_t place) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace fdtd_kernel {
 
@@ -34,18 +35,9 @@ struct problem {
 
 /// Parses "NXxNYxTMAX" with NX, NY in [2, 16384] and TMAX in [1, 100000].
 [[nodiscard]] inline problem parse(const std::string& size) {
-  int v[3] = {0, 0, 0};
-  const char* p = size.data();
-  const char* end = p + size.size();
-  bool ok = true;
-  for (int k = 0; k < 3 && ok; ++k) {
-    auto [next, ec] = std::from_chars(p, end, v[k]);
-    ok = ec == std::errc{} && next != p;
-    p = next;
-    if (ok && k < 2) ok = p != end && *p++ == 'x';
-  }
-  ok = ok && p == end && v[0] >= 2 && v[0] <= 16384 && v[1] >= 2 && v[1] <= 16384 && v[2] >= 1 &&
-       v[2] <= 100000;
+  std::array<int, 3> v{};
+  const bool ok = bench::parse_dims(size, v) && v[0] >= 2 && v[0] <= 16384 && v[1] >= 2 &&
+                  v[1] <= 16384 && v[2] >= 1 && v[2] <= 100000;
   if (!ok) {
     throw std::invalid_argument(
         "fdtd: size must be NXxNYxTMAX with NX, NY in [2, 16384] and TMAX "

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace heat_kernel {
 
@@ -50,18 +51,9 @@ struct problem {
 /// Parses "NXxNYxNT" (NX, NY in [3, 16384], NT in [1, 100000]) and fixes dt at 0.8 times the
 /// stability limit 1 / (2 (1/dx^2 + 1/dy^2)).
 [[nodiscard]] inline problem parse(const std::string& size) {
-  int v[3] = {0, 0, 0};
-  const char* p = size.data();
-  const char* end = size.data() + size.size();
-  bool ok = true;
-  for (int k = 0; k < 3 && ok; ++k) {
-    auto [next, ec] = std::from_chars(p, end, v[k]);
-    ok = ec == std::errc{} && next != p;
-    p = next;
-    if (ok && k < 2) ok = p != end && *p++ == 'x';
-  }
-  ok = ok && p == end && v[0] >= 3 && v[0] <= 16384 && v[1] >= 3 && v[1] <= 16384 && v[2] >= 1 &&
-       v[2] <= 100000;
+  std::array<int, 3> v{};
+  const bool ok = bench::parse_dims(size, v) && v[0] >= 3 && v[0] <= 16384 && v[1] >= 3 &&
+                  v[1] <= 16384 && v[2] >= 1 && v[2] <= 100000;
   if (!ok) {
     throw std::invalid_argument(
         "heat: size must be NXxNYxNT with NX, NY in [3, 16384] and NT in "

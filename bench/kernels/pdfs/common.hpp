@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace pdfs_kernel {
 
@@ -47,14 +48,10 @@ struct torus {
 /// Parses "WxH" with W, H >= 3 (so the four neighbours are distinct) and W * H <= 2^27.
 [[nodiscard]] inline torus parse(const std::string& size) {
   torus t;
-  const char* p = size.data();
-  const char* end = p + size.size();
-  auto [q, ec] = std::from_chars(p, end, t.w);
-  bool ok = ec == std::errc{} && q != p && q != end && *q == 'x';
-  if (ok) {
-    auto [r, ec2] = std::from_chars(q + 1, end, t.h);
-    ok = ec2 == std::errc{} && r == end && r != q + 1;
-  }
+  std::array<int, 2> v{};
+  const bool ok = bench::parse_dims(size, v);
+  t.w = v[0];
+  t.h = v[1];
   if (!ok || t.w < 3 || t.h < 3 || static_cast<std::int64_t>(t.w) * t.h > max_nodes) {
     throw std::invalid_argument(
         "pdfs: size must be WxH with W, H >= 3 and W * H <= 2^27 (e.g. "

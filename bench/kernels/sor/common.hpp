@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace sor_kernel {
 
@@ -38,14 +39,10 @@ struct problem {
 /// Parses "NxITERS" with N in [3, 32768] and ITERS in [1, 100000].
 [[nodiscard]] inline problem parse(const std::string& size) {
   problem pr;
-  const char* p = size.data();
-  const char* end = p + size.size();
-  auto [q, ec] = std::from_chars(p, end, pr.n);
-  bool ok = ec == std::errc{} && q != p && q != end && *q == 'x';
-  if (ok) {
-    auto [r, ec2] = std::from_chars(q + 1, end, pr.iters);
-    ok = ec2 == std::errc{} && r == end && r != q + 1;
-  }
+  std::array<int, 2> v{};
+  const bool ok = bench::parse_dims(size, v);
+  pr.n = v[0];
+  pr.iters = v[1];
   if (!ok || pr.n < 3 || pr.n > 32768 || pr.iters < 1 || pr.iters > 100000) {
     throw std::invalid_argument(
         "sor: size must be NxITERS with N in [3, 32768] and ITERS in [1, 100000] (e.g. 256x10), "

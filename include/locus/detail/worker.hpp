@@ -50,6 +50,7 @@ class worker {
   [[nodiscard]] unsigned index() const noexcept { return m_index; }
   [[nodiscard]] unsigned place() const noexcept { return m_place; }
   [[nodiscard]] runtime_state& rt() noexcept { return m_rt; }
+  [[nodiscard]] const runtime_state& rt() const noexcept { return m_rt; }
 
   /// SLAW's spawn rule: does this spawn of a child of `parent` run work-first?
   [[nodiscard]] bool choose_work_first(const frame& parent, std::uint8_t policy) noexcept {
