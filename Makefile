@@ -4,7 +4,7 @@
 JOBS ?= $(shell nproc)
 BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
-                clang-format python3-matplotlib
+                clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev
 
 .PHONY: deps release demo test bench asan tsan sanitizers format format-check clean
 
