@@ -6,7 +6,8 @@ BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
                 clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev
 
-.PHONY: deps release demo test bench asan tsan sanitizers format format-check clean
+.PHONY: deps release demo test bench debug asan tsan sanitizers consumer format format-check \
+        clean
 
 # Install what a fresh machine lacks (only as root; otherwise say what is missing).
 deps:
@@ -45,6 +46,11 @@ bench: release
 	tools/bench-report docs/benchmarks-suite.md docs/benchmarks-data/suite.json
 	tools/plot docs/benchmarks-data docs/benchmarks-data/suite.json
 
+debug: deps
+	cmake --preset debug >/dev/null
+	cmake --build --preset debug -j $(JOBS)
+	ctest --preset debug -j 1
+
 asan: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS)
@@ -56,6 +62,12 @@ tsan: deps
 	ctest --preset tsan -j 1
 
 sanitizers: asan tsan
+
+# locus used from another project, as the README shows: the installed CMake package
+# (find_package), add_subdirectory, and pkg-config by hand; each with gcc and with clang, in
+# build/consumer-*. Builds only the library (no tests, no benchmarks) and runs each program.
+consumer: deps
+	JOBS=$(JOBS) bash tests/consumer/run build
 
 FORMAT_FILES = $(shell git ls-files '*.hpp' '*.cpp')
 format:

@@ -3,14 +3,18 @@
 // Each kernel <name> has up to four implementations, one file each:
 //   bench/kernels/<name>/{serial,locus,tbb,omp}.cpp
 // each defining one function `outcome <name>_<runtime>(const args&)` (dashes in kernel names
-// become underscores: fj-rec -> fj_rec_serial). The function sets up its input (untimed),
-// times the computation itself with bench::stopwatch, verifies the answer against a known
-// value or the serial result, and returns both. Shared input generation and verification live
-// in bench/kernels/<name>/common.hpp.
+// become underscores: fj-rec -> fj_rec_serial). Every one of them is a call of
+// bench::measure() below, which sets the input up (untimed), times the computation itself and
+// verifies the answer against a known value or the serial result, the same way for all
+// kernels. Shared setup and verification live in bench/kernels/<name>/common.hpp; a runtime's
+// file holds only its parallel algorithm and the timed body that starts it.
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace locus {
 class runtime;
@@ -44,5 +48,50 @@ class stopwatch {
  private:
   std::chrono::steady_clock::time_point m_start;
 };
+
+/// measure()'s default context: the timed region runs on the calling thread.
+struct on_calling_thread {
+  template <class Timed>
+  void operator()(Timed& timed) const {
+    timed();
+  }
+};
+
+/// One kernel run, the single entry every implementation goes through:
+///
+///   input  = setup(size)               untimed: parse the size, build the data
+///   answer = body(input)               timed; a void body leaves its answer in the input
+///   verify(out, input[, answer])       untimed: sets out.verified and out.detail
+///
+/// `context(timed)` runs the timed region and must call `timed()` exactly once; uts uses it to
+/// run the region on a thread with a deep stack. The clock starts and stops inside `timed`, so
+/// nothing but the body is measured. verify sees out.seconds already set (fj, matmul, lu and
+/// uts report rates). setup may return a reference (uts returns its static tree table entry).
+template <class Setup, class Body, class Verify, class Context = on_calling_thread>
+[[nodiscard]] outcome measure(const std::string& size, Setup&& setup, Body&& body, Verify&& verify,
+                              Context&& context = {}) {
+  decltype(auto) input = setup(size);
+  using answer = std::invoke_result_t<Body&, decltype((input))>;
+  outcome out;
+  if constexpr (std::is_void_v<answer>) {
+    auto timed = [&] {
+      const stopwatch clock;
+      body(input);
+      out.seconds = clock.seconds();
+    };
+    context(timed);
+    verify(out, std::as_const(input));
+  } else {
+    std::optional<answer> result;
+    auto timed = [&] {
+      const stopwatch clock;
+      result.emplace(body(input));
+      out.seconds = clock.seconds();
+    };
+    context(timed);
+    verify(out, std::as_const(input), *result);
+  }
+  return out;
+}
 
 }  // namespace bench

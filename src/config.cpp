@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include <locus/topology.hpp>
@@ -20,15 +21,20 @@ namespace {
 
 constexpr unsigned max_workers = 4096;
 
-constexpr std::string_view policy_forms = "one of: work-first, help-first, adaptive";
-constexpr std::string_view victim_forms = "one of: random, hierarchical";
-constexpr std::string_view bool_forms = "one of: 1, 0, true, false, on, off";
+// Keywords are accepted in any case; the forms say so, so that a message lists every spelling.
+constexpr std::string_view policy_forms =
+    "one of: work-first, help-first, adaptive (any case; also work_first, help_first)";
+constexpr std::string_view victim_forms = "one of: random, hierarchical (any case)";
+constexpr std::string_view bool_forms = "one of: 1, 0, true, false, on, off (any case)";
 constexpr std::string_view workers_forms = "a positive integer from 1 to 4096";
 constexpr std::string_view places_forms =
-    "one of: socket, numa, l3, none, or a positive integer N (N equal groups, at most 4096)";
+    "one of: socket, numa, l3, none (any case), or a positive integer N (N equal groups, at "
+    "most 4096)";
 constexpr std::string_view slaw_forms =
-    "comma-separated key=N pairs with keys int, f, s, steals (any subset, each at most once), "
-    "each N a positive integer, e.g. int=64,f=128,s=256";
+    "comma-separated key=N pairs with keys int, f, s, steals (any subset, each at most once, "
+    "any case); int, f and s positive integers, steals a non-negative integer (0: any steal "
+    "switches to help-first), each below 2^32, e.g. int=64,f=128,s=256,steals=64";
+constexpr std::string_view positive_forms = "a positive integer below 2^32";
 
 // Case-insensitive equality for the keyword forms; values are ASCII keywords.
 bool iequals(std::string_view a, std::string_view b) noexcept {
@@ -142,33 +148,51 @@ slaw_params parse_slaw(std::string_view value, std::string_view what) {
     }
     auto key = trim(item.substr(0, eq));
     auto num = trim(item.substr(eq + 1));
-    const std::array<std::pair<std::string_view, std::uint32_t*>, 4> fields{
-        {{"int", &p.interval},
-         {"f", &p.fresh_limit},
-         {"s", &p.stack_limit},
-         {"steals", &p.steal_threshold}}};
+    struct field_ref {
+      std::string_view key;
+      std::uint32_t* field;
+      bool zero_ok;  // steals=0 means "any steal switches to help-first"
+    };
+    const std::array<field_ref, 4> fields{{{"int", &p.interval, false},
+                                           {"f", &p.fresh_limit, false},
+                                           {"s", &p.stack_limit, false},
+                                           {"steals", &p.steal_threshold, true}}};
     std::size_t slot = 0;
-    while (slot < fields.size() && !iequals(key, fields[slot].first))
+    while (slot < fields.size() && !iequals(key, fields[slot].key))
       ++slot;
     if (slot == fields.size()) {
       throw make_config_error(what, value, slaw_forms, "unknown key \"" + std::string(key) + "\"");
     }
-    std::uint32_t* field = fields[slot].second;
+    const field_ref& field = fields[slot];
     if (seen[slot]) {
       throw make_config_error(what, value, slaw_forms,
                               "key \"" + std::string(key) + "\" given twice");
     }
     seen[slot] = true;
     auto n = parse_uint(num);
-    if (!n || *n == 0 || *n > std::numeric_limits<std::uint32_t>::max()) {
+    if (!n || (*n == 0 && !field.zero_ok) || *n > std::numeric_limits<std::uint32_t>::max()) {
       throw make_config_error(what, value, slaw_forms,
-                              std::string(key) + " must be a positive integer below 2^32");
+                              std::string(key) + " must be a " +
+                                  (field.zero_ok ? "non-negative" : "positive") +
+                                  " integer below 2^32");
     }
-    *field = static_cast<std::uint32_t>(*n);
+    *field.field = static_cast<std::uint32_t>(*n);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
   return p;
+}
+
+void validate_slaw(const slaw_params& p, std::string_view what) {
+  // The fields parse_slaw requires positive; steal_threshold may be anything (0 included).
+  const std::array<std::pair<std::string_view, std::uint32_t>, 3> positive{
+      {{"interval", p.interval}, {"fresh_limit", p.fresh_limit}, {"stack_limit", p.stack_limit}}};
+  for (const auto& [name, v] : positive) {
+    if (v == 0) {
+      throw make_config_error(std::string(what) + "." + std::string(name), std::to_string(v),
+                              positive_forms);
+    }
+  }
 }
 
 void validate_places(std::string_view value, std::string_view what) {
@@ -194,6 +218,7 @@ config config::from_env() {
   if (auto v = read_env("LOCUS_PLACES")) {
     validate_places(*v, "LOCUS_PLACES");
     cfg.places = lowercase(trim(*v));
+    cfg.places_from_env = cfg.places;
   }
   if (auto v = read_env("LOCUS_CROSS_PLACE_STEALS")) {
     cfg.cross_place_steals = parse_bool(*v, "LOCUS_CROSS_PLACE_STEALS");
@@ -201,6 +226,24 @@ config config::from_env() {
   if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
   if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
   return cfg;
+}
+
+std::string_view config::places_input() const noexcept {
+  return !places_from_env.empty() && places == places_from_env ? "LOCUS_PLACES" : "places";
+}
+
+std::string bad_place_message(std::string_view who, std::uint64_t place, std::size_t num_places) {
+  std::string msg(who);
+  msg += " at(" + std::to_string(place) + ") names no place; expected ";
+  if (num_places == 0) {
+    msg += "none (this runtime has no places)";
+  } else {
+    msg += "at(0)";
+    if (num_places > 1) msg += " to at(" + std::to_string(num_places - 1) + ")";
+    msg += " (this runtime has " + std::to_string(num_places) +
+           (num_places == 1 ? " place)" : " places)");
+  }
+  return msg;
 }
 
 std::string_view to_string(spawn_policy p) noexcept {

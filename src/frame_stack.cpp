@@ -1,6 +1,7 @@
-// Slow paths of the frame stack: new stacklets, retirement, reclamation, heap blocks.
+// Slow paths of the frame stack: new stacklets, retirement, reclamation, heap blocks, the peak.
 #include "locus/detail/frame_stack.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -10,22 +11,38 @@ stacklet* frame_stack::new_stacklet() {
   void* mem = std::aligned_alloc(k_stacklet_bytes, k_stacklet_bytes);
   if (mem == nullptr) throw std::bad_alloc();
   auto* s = new (mem) stacklet();
-  s->top = s->base();
+  s->top.store(s->base(), std::memory_order_relaxed);
   s->end = static_cast<char*>(mem) + k_stacklet_bytes;
+  asan_poison(s->base(), static_cast<std::size_t>(s->end - s->base()));
   return s;
 }
+
+namespace {
+void free_stacklet(stacklet* s) noexcept {
+  asan_unpoison(s, k_stacklet_bytes);  // back to the allocator as it came
+  s->~stacklet();
+  std::free(s);
+}
+}  // namespace
 
 frame_stack::frame_stack() : m_current(new_stacklet()) {}
 
 frame_stack::~frame_stack() {
   // By the time a runtime shuts down every frame has been destroyed: frames are owned by
   // tasks, futures or finish scopes that complete inside run(). Free all stacklets.
-  m_current->~stacklet();
-  std::free(m_current);
-  for (stacklet* s : m_retired) {
-    s->~stacklet();
-    std::free(s);
-  }
+  free_stacklet(m_current.load(std::memory_order_relaxed));
+  for (stacklet* s : m_retired)
+    free_stacklet(s);
+}
+
+void frame_stack::switch_to(stacklet* s) noexcept {
+  // No live frame is left on `s`: every free poisoned its block already; poison it all again
+  // so that the free space is poisoned whatever happened to it.
+  asan_poison(s->base(), static_cast<std::size_t>(s->end - s->base()));
+  s->top.store(s->base(), std::memory_order_relaxed);
+  s->local_live = 0;
+  // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.
+  m_current.store(s, std::memory_order_release);
 }
 
 void* frame_stack::allocate_slow(std::size_t total) {
@@ -33,9 +50,9 @@ void* frame_stack::allocate_slow(std::size_t total) {
     // Too big for any stacklet: the global heap, flagged so deallocation finds its way back.
     return heap_block_allocate(total - k_block_header);
   }
-  stacklet* s = m_current;
+  stacklet* s = m_current.load(std::memory_order_relaxed);
   if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
-    s->top = s->base();  // the stacklet is full of holes only: reuse it in place
+    switch_to(s);  // the stacklet is full of holes only: reuse it in place
   } else {
     // Retire: fold the owner's count into `remote`, which from now on is the live count.
     const std::int64_t live =
@@ -47,25 +64,55 @@ void* frame_stack::allocate_slow(std::size_t total) {
       s->remote.store(0, std::memory_order_relaxed);
     } else {
       m_retired.push_back(s);
-      m_retired_bytes += k_stacklet_bytes;
+      std::size_t retired = m_retired_bytes.load(std::memory_order_relaxed) + k_stacklet_bytes;
       // Reuse a retired stacklet whose frames have all been freed, else make a new one.
       for (std::size_t i = 0; i < m_retired.size(); ++i) {
         stacklet* r = m_retired[i];
         if (r->remote.load(std::memory_order_acquire) == 0) {
           m_retired[i] = m_retired.back();
           m_retired.pop_back();
-          m_retired_bytes -= k_stacklet_bytes;
+          retired -= k_stacklet_bytes;
           next = r;
           break;
         }
       }
+      // Before the switch (see switch_to): a reader may over-count, never under-count.
+      m_retired_bytes.store(retired, std::memory_order_relaxed);
       if (next == nullptr) next = new_stacklet();
     }
-    next->top = next->base();
-    next->local_live = 0;
-    m_current = next;
+    switch_to(next);
   }
   return allocate(total - k_block_header);
+}
+
+std::size_t frame_stack::held_bytes() const noexcept {
+  const stacklet* s = m_current.load(std::memory_order_acquire);
+  return m_retired_bytes.load(std::memory_order_relaxed) +
+         static_cast<std::size_t>(s->top.load(std::memory_order_relaxed) - s->base());
+}
+
+void frame_stack::reset_peak() noexcept {
+  m_reset_floor.store(held_bytes(), std::memory_order_relaxed);
+  // release: the owner (acknowledge_reset) and peak_bytes() read the floor after the epoch.
+  m_reset_epoch.store(m_reset_epoch.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+}
+
+void frame_stack::acknowledge_reset(std::size_t held) noexcept {
+  const std::uint64_t epoch = m_reset_epoch.load(std::memory_order_acquire);
+  m_reset_seen = epoch;
+  m_peak_bytes.store(std::max(held, m_reset_floor.load(std::memory_order_relaxed)),
+                     std::memory_order_relaxed);
+  // release: whoever reads this epoch here reads the restarted peak (or a later one).
+  m_peak_epoch.store(epoch, std::memory_order_release);
+}
+
+std::size_t frame_stack::peak_bytes() const noexcept {
+  const std::uint64_t epoch = m_reset_epoch.load(std::memory_order_acquire);
+  // The owner has not allocated since the last reset: only frees happened, so the bytes
+  // held at the reset are the peak.
+  if (m_peak_epoch.load(std::memory_order_acquire) != epoch)
+    return m_reset_floor.load(std::memory_order_relaxed);
+  return m_peak_bytes.load(std::memory_order_relaxed);
 }
 
 void* heap_block_allocate(std::size_t n) {

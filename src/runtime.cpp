@@ -57,8 +57,7 @@ std::vector<unsigned> make_remote_places(const runtime_state& rt,
 runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   runtime_state& rt = *m_state;
   rt.topo = topology::make(cfg.topology, "topology");
-  if (cfg.slaw.interval == 0 || cfg.slaw.fresh_limit == 0 || cfg.slaw.stack_limit == 0)
-    throw config_error("slaw: int, f and s must be positive");
+  validate_slaw(cfg.slaw, "slaw");  // e.g. slaw.interval="0" is not valid; expected ...
   const unsigned n = cfg.workers != 0 ? cfg.workers : static_cast<unsigned>(rt.topo.num_cores());
   if (n > 4096)
     throw config_error("workers=" + std::to_string(n) + " is not valid; expected 1..4096");
@@ -67,7 +66,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   std::vector<std::size_t> core_of(n);
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
-  const std::vector<unsigned> place_of = assign_places(rt.topo, core_of, rt.cfg.places, "places");
+  const std::vector<unsigned> place_of =
+      assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
   std::vector<std::vector<unsigned>> members(num_places);
   for (unsigned i = 0; i < n; ++i)
@@ -108,9 +108,12 @@ runtime::~runtime() {
     t.join();
 }
 
+// Readers never write a counter the owner writes (see detail::counters and frame_stack): a
+// reset records baselines and a peak floor, under each worker's reader_mutex.
 runtime_stats runtime::stats() const {
   runtime_stats s;
   for (const auto& w : m_state->workers) {
+    std::lock_guard lk(w->stats().reader_mutex);
     worker_stats ws = w->stats().snapshot();
     ws.peak_stack_bytes = w->stack().peak_bytes();
     ws.place = w->place();
@@ -121,6 +124,7 @@ runtime_stats runtime::stats() const {
 
 void runtime::reset_stats() {
   for (auto& w : m_state->workers) {
+    std::lock_guard lk(w->stats().reader_mutex);
     w->stats().reset();
     w->stack().reset_peak();
   }
@@ -149,17 +153,16 @@ unsigned runtime::sleeping_workers() const noexcept {
 }
 
 namespace detail {
-void submit_root(runtime_state& rt, frame& root, std::uint32_t place) {
+void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where) {
   if (t_worker != nullptr)
     throw std::logic_error(
         "locus::runtime::run called from a locus worker; inside a task, co_await the task "
         "(or spawn it) instead");
-  const std::uint32_t p = place == k_any_place ? 0 : place;
+  const std::uint32_t p = where.has_place ? where.place : 0;
   if (p >= rt.places.size())
-    throw std::out_of_range("locus::runtime::run: at(" + std::to_string(place) +
-                            ") names no place; this runtime has " +
-                            std::to_string(rt.places.size()) + " places");
-  root.m_place = p;
+    throw std::out_of_range(
+        bad_place_message("locus::runtime::run:", where.place, rt.places.size()));
+  root.make_root(&scope, p);
   post_to_place(rt, p, fresh_item(&root));
 }
 }  // namespace detail

@@ -11,14 +11,22 @@ namespace locus::detail {
 
 namespace {
 
+/// Continue `f`, suspended at a sync, in a call or in a finish, whose wait just ended on
+/// worker `w`: here if `w` is in f's place, else through f's place's mailbox (the place rule).
+/// Either way f heads a new on-stack chain.
+std::coroutine_handle<> resume_in_place(worker& w, frame& f) noexcept {
+  f.start_chain();
+  if (f.m_place != w.place()) [[unlikely]] {
+    post_to_place(w.rt(), f.m_place, fresh_item(&f));
+    return std::noop_coroutine();
+  }
+  return transfer(f.handle());
+}
+
 /// A finish scope drained: continue its waiter (a frame suspended in co_await finish) or wake
 /// runtime::run. Nothing of the scope may be touched after the signal.
-std::coroutine_handle<> signal_scope(finish_scope& s) noexcept {
-  if (s.waiter != nullptr) {
-    frame* w = s.waiter;
-    if (t_worker != nullptr) t_worker->context_switch(*w);
-    return transfer(w->handle());
-  }
+std::coroutine_handle<> signal_scope(worker& w, finish_scope& s) noexcept {
+  if (s.waiter != nullptr) return resume_in_place(w, *s.waiter);
   run_signal* sig = s.signal;
   std::lock_guard lk(sig->mutex);
   sig->done = true;
@@ -27,40 +35,41 @@ std::coroutine_handle<> signal_scope(finish_scope& s) noexcept {
 }
 
 /// One async (or the owner, with `by` = the bias) leaves scope `s`.
-std::coroutine_handle<> leave_scope(finish_scope& s, std::int64_t by) noexcept {
+std::coroutine_handle<> leave_scope(worker& w, finish_scope& s, std::int64_t by) noexcept {
   // acq_rel: release our work to whoever continues after the scope; acquire theirs if last.
-  if (s.pending.fetch_sub(by, std::memory_order_acq_rel) == by) return signal_scope(s);
+  if (s.pending.fetch_sub(by, std::memory_order_acq_rel) == by) return signal_scope(w, s);
   return std::noop_coroutine();
 }
 
-}  // namespace
-
-std::coroutine_handle<> join_parent(frame& parent) noexcept {
-  // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
-  if (parent.m_join.fetch_sub(1, std::memory_order_acq_rel) != 1) return std::noop_coroutine();
-  // Last child: the parent is suspended at a sync or at its final suspend point.
-  t_worker->context_switch(parent);
-  if (!parent.m_at_final) return transfer(parent.handle());
-  after_join(parent);
-  return complete(parent);  // bounded: complete() only recurses through join_parent here
+/// If the bottom item of w's deque is `expected` (the continuation a work-first child's
+/// parent pushed before the child started), take it: nobody stole it.
+bool pop_own_continuation(worker& w, std::uintptr_t expected) noexcept {
+  deque<std::uintptr_t>& dq = w.tasks();
+  std::uintptr_t item;
+  if (!dq.pop(item)) return false;
+  if (item == expected) return true;
+  dq.push(item);  // someone else's item (the child was resumed elsewhere): put it back
+  return false;
 }
 
-std::coroutine_handle<> complete_slow(frame& f) noexcept {
+/// The bookkeeping of one completion, on worker `w`: `f`'s children are done and its body has
+/// returned. Returns what to run next, unless it leaves a parent to be joined: then it sets
+/// `join` to that parent and the caller decrements its counter. Never calls join_parent, so
+/// a chain of completions (a help-first chain of any length finishing at once) is a loop in
+/// join_parent, not a recursion.
+std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept {
   switch (f.m_kind) {
     case frame_kind::called:
-      return transfer(f.m_parent->handle());
+      return resume_in_place(w, *f.m_parent);
     case frame_kind::spawned: {
       frame* parent = f.m_parent;
-      if (f.m_exception.has()) parent->m_exception.offer(f.m_exception.take());
-      if (f.m_work_first) {
-        deque<std::uintptr_t>& dq = t_worker->tasks();
-        std::uintptr_t item;
-        if (dq.pop(item)) {
-          if (item == continuation_item(parent, false)) return transfer(parent->handle());
-          dq.push(item);
-        }
-      }
-      return join_parent(*parent);
+      // A copy: the child keeps its exception, so its future's get() rethrows it even after
+      // the parent caught it at sync.
+      if (f.m_exception.has()) parent->m_exception.offer(f.m_exception.get());
+      if (f.m_work_first && pop_own_continuation(w, continuation_item(parent, false)))
+        return transfer(parent->handle());
+      join = parent;
+      return std::noop_coroutine();
     }
     case frame_kind::async: {
       finish_scope& scope = *f.m_finish;
@@ -68,26 +77,46 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept {
       const bool work_first = f.m_work_first;
       if (f.m_exception.has()) scope.exception.offer(f.m_exception.take());
       f.handle().destroy();  // an async owns itself
-      std::coroutine_handle<> next = leave_scope(scope, 1);
-      if (work_first) {
-        // The parent cannot be waiting on this scope while its continuation is still on our
-        // deque (it is inside the scope), so `next` is a no-op whenever the pop succeeds.
-        deque<std::uintptr_t>& dq = t_worker->tasks();
-        std::uintptr_t item;
-        if (dq.pop(item)) {
-          if (item == continuation_item(parent, true)) return transfer(parent->handle());
-          dq.push(item);
-        }
-      }
+      std::coroutine_handle<> next = leave_scope(w, scope, 1);
+      // The parent cannot be waiting on this scope while its continuation is still on our
+      // deque (it is inside the scope), so `next` is a no-op whenever the pop succeeds.
+      if (work_first && pop_own_continuation(w, continuation_item(parent, true)))
+        return transfer(parent->handle());
       return next;
     }
     case frame_kind::finish_body:
       // The body's exception stays in its own slot; finish's await_resume reads it.
-      return leave_scope(*f.m_finish, k_join_bias);
+      return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::root:
-      return leave_scope(*f.m_finish, k_join_bias);
+      return leave_scope(w, *f.m_finish, k_join_bias);
   }
   return std::noop_coroutine();
+}
+
+}  // namespace
+
+std::coroutine_handle<> join_parent(frame& first) noexcept {
+  worker& w = *t_worker;
+  frame* p = &first;
+  for (;;) {
+    // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
+    if (p->m_join.fetch_sub(1, std::memory_order_acq_rel) != 1) return std::noop_coroutine();
+    // Last child: p is suspended at a sync or at its final suspend point.
+    if (!p->m_at_final) return resume_in_place(w, *p);
+    after_join(*p);
+    p->start_chain();  // its completion runs here, as if this worker had picked it up
+    frame* next = nullptr;
+    std::coroutine_handle<> h = finish_frame(w, *p, next);
+    if (next == nullptr) return h;
+    p = next;
+  }
+}
+
+std::coroutine_handle<> complete_slow(frame& f) noexcept {
+  worker& w = *t_worker;
+  frame* next = nullptr;
+  std::coroutine_handle<> h = finish_frame(w, f, next);
+  return next == nullptr ? h : join_parent(*next);
 }
 
 void reap_zombies(frame& f) noexcept {
@@ -102,7 +131,7 @@ void reap_zombies(frame& f) noexcept {
 
 std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std::uint32_t place,
                                      bool is_async) noexcept {
-  child.m_place = place;
+  child.m_place = place;  // it heads a chain when its place's worker takes it from the mailbox
   child.m_work_first = false;
   if (is_async) {
     child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
@@ -119,9 +148,13 @@ std::uint32_t num_places_of(const worker& w) noexcept {
 }
 
 void throw_bad_place(std::uint32_t place) {
-  throw std::out_of_range("locus: spawn at(" + std::to_string(place) +
-                          ") names no place; this runtime has " +
-                          std::to_string(num_places_of(*t_worker)) + " places");
+  throw std::out_of_range(bad_place_message("locus: spawn", place, num_places_of(*t_worker)));
+}
+
+void throw_no_value() {
+  throw std::logic_error(
+      "locus: the task has no result yet: a future's get() is valid after the spawning frame's "
+      "co_await locus::sync() (or the task was never run)");
 }
 
 void throw_not_on_worker(const char* what) {

@@ -34,9 +34,9 @@ std::string runtime_stats::summary() const {
   const worker_stats t = total();
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "workers=%zu spawns wf=%llu hf=%llu remote=%llu | S=%llu F=%llu switches=%llu | "
-                "steals %llu/%llu | mailbox %llu | syncs-waited %llu | idle %.3fs sleeps %llu | "
-                "peak-stack %.1f KiB",
+                "workers=%zu | spawns wf=%llu hf=%llu remote=%llu | adaptive S=%llu F=%llu "
+                "switches=%llu | steals %llu/%llu | mailbox %llu | syncs-waited %llu | "
+                "idle %.3fs sleeps %llu | peak-stack %.1f KiB",
                 workers.size(), static_cast<unsigned long long>(t.spawns_work_first),
                 static_cast<unsigned long long>(t.spawns_help_first),
                 static_cast<unsigned long long>(t.spawns_remote),

@@ -43,7 +43,8 @@ constexpr std::string_view spec_forms =
     "comma-separated key=value pairs, each key at most once: sockets, numa (per socket), "
     "l3groups (per NUMA node), cores (per L3 group), smt (threads per core) as positive "
     "integers up to 4096; l3, l2, l1 as positive sizes with an optional unit "
-    "B, K, KiB, M, MiB, G, GiB (e.g. sockets=4,cores=4,l3=6MiB)";
+    "B, K, KiB, M, MiB, G, GiB, or KB, MB, GB (any case; all binary: K = 1024) "
+    "(e.g. sockets=4,cores=4,l3=6MiB)";
 constexpr std::uint64_t max_count = 4096;
 constexpr std::uint64_t max_virtual_threads = 65536;
 
@@ -71,19 +72,22 @@ std::optional<std::uint64_t> leading_uint(std::string_view s, std::string_view& 
   return v;
 }
 
-// A size such as "6MiB", "512K" or "100". nullopt on a bad unit, zero or overflow.
-std::optional<std::size_t> parse_size(std::string_view s) noexcept {
-  std::string_view unit;
-  auto n = leading_uint(s, unit);
+// A size such as "6MiB", "512k", "32 KB" or "100". Units in any case, all binary: cache sizes
+// are quoted in binary multiples whatever the suffix ("6 MB L3" means 6 MiB). nullopt on a bad
+// unit, zero or overflow.
+std::optional<std::size_t> parse_size(std::string_view s) {
+  std::string_view tail;
+  auto n = leading_uint(s, tail);
   if (!n || *n == 0) return std::nullopt;
+  const std::string unit = lowercase(trim(tail));
   std::size_t mult = 0;
-  if (unit.empty() || unit == "B") {
+  if (unit.empty() || unit == "b") {
     mult = 1;
-  } else if (unit == "K" || unit == "KiB") {
+  } else if (unit == "k" || unit == "kb" || unit == "kib") {
     mult = kib;
-  } else if (unit == "M" || unit == "MiB") {
+  } else if (unit == "m" || unit == "mb" || unit == "mib") {
     mult = mib;
-  } else if (unit == "G" || unit == "GiB") {
+  } else if (unit == "g" || unit == "gb" || unit == "gib") {
     mult = gib;
   } else {
     return std::nullopt;
@@ -438,11 +442,12 @@ std::vector<unsigned> assign_places(const topology& topo,
   // validate_places accepted it, so it is a number in [1, 4096].
   const std::size_t groups = std::stoul(form);
   if (groups > nworkers) {
-    throw make_config_error(what, spec,
-                            "one of: socket, numa, l3, none, or a positive integer N no larger "
-                            "than the number of workers (" +
-                                std::to_string(nworkers) + ")",
-                            "more places than workers");
+    throw make_config_error(
+        what, spec,
+        "one of: socket, numa, l3, none (any case), or a positive integer N no larger "
+        "than the number of workers (" +
+            std::to_string(nworkers) + ")",
+        "more places than workers");
   }
   // Worker w goes to floor(w * N / W): contiguous groups whose sizes differ by at most one.
   for (std::size_t w = 0; w < nworkers; ++w)

@@ -2,6 +2,7 @@
 // then spin, then sleep. SLAW's idle subroutine and place rules (sections III-C and IV).
 #include "locus/detail/worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -42,14 +43,27 @@ void worker::reevaluate() noexcept {
   }
 }
 
-void counters::reset() noexcept {
-  for (counter* c : {&spawns_work_first, &spawns_help_first, &spawns_remote, &stack_condition,
-                     &fresh_condition, &policy_switches, &steals_attempted, &steals_succeeded,
-                     &mailbox_takes, &syncs_suspended, &idle_ns, &sleeps})
-    c->store(0, std::memory_order_relaxed);
+std::int64_t counters::clock_ns() const noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                              epoch)
+      .count();
 }
 
-worker_stats counters::snapshot() const noexcept {
+void counters::idle_begin(std::int64_t now) noexcept {
+  idle_clock.store(idle_clock.load(std::memory_order_relaxed) - now - 1, std::memory_order_relaxed);
+}
+
+void counters::idle_end(std::int64_t now) noexcept {
+  idle_clock.store(idle_clock.load(std::memory_order_relaxed) + now + 1, std::memory_order_relaxed);
+}
+
+std::uint64_t counters::idle_ns(std::int64_t now) const noexcept {
+  const std::int64_t c = idle_clock.load(std::memory_order_relaxed);
+  const std::int64_t total = c >= 0 ? c : c + now + 1;  // idle since t: total + (now - t)
+  return total > 0 ? static_cast<std::uint64_t>(total) : 0;
+}
+
+worker_stats counters::raw(std::int64_t now) const noexcept {
   worker_stats s;
   s.spawns_work_first = spawns_work_first.load(std::memory_order_relaxed);
   s.spawns_help_first = spawns_help_first.load(std::memory_order_relaxed);
@@ -61,8 +75,40 @@ worker_stats counters::snapshot() const noexcept {
   s.steals_succeeded = steals_succeeded.load(std::memory_order_relaxed);
   s.mailbox_takes = mailbox_takes.load(std::memory_order_relaxed);
   s.syncs_suspended = syncs_suspended.load(std::memory_order_relaxed);
-  s.idle_ns = idle_ns.load(std::memory_order_relaxed);
+  s.idle_ns = idle_ns(now);
   s.sleeps = sleeps.load(std::memory_order_relaxed);
+  return s;
+}
+
+void counters::reset() noexcept {
+  m_baseline = raw(clock_ns());
+  m_idle_reported = 0;
+}
+
+worker_stats counters::snapshot() noexcept {
+  const worker_stats r = raw(clock_ns());
+  const worker_stats& b = m_baseline;
+  // raw >= baseline (see the struct); the guard only keeps a misuse from wrapping around.
+  const auto since = [](std::uint64_t now, std::uint64_t base) {
+    return now > base ? now - base : 0;
+  };
+  worker_stats s;
+  s.spawns_work_first = since(r.spawns_work_first, b.spawns_work_first);
+  s.spawns_help_first = since(r.spawns_help_first, b.spawns_help_first);
+  s.spawns_remote = since(r.spawns_remote, b.spawns_remote);
+  s.stack_condition = since(r.stack_condition, b.stack_condition);
+  s.fresh_condition = since(r.fresh_condition, b.fresh_condition);
+  s.policy_switches = since(r.policy_switches, b.policy_switches);
+  s.steals_attempted = since(r.steals_attempted, b.steals_attempted);
+  s.steals_succeeded = since(r.steals_succeeded, b.steals_succeeded);
+  s.mailbox_takes = since(r.mailbox_takes, b.mailbox_takes);
+  s.syncs_suspended = since(r.syncs_suspended, b.syncs_suspended);
+  s.sleeps = since(r.sleeps, b.sleeps);
+  // The spell in progress is read with this thread's clock after the owner's clock said when
+  // it started; a spell that just ended may look a few nanoseconds longer than it was. Never
+  // report less than last time.
+  s.idle_ns = std::max(since(r.idle_ns, b.idle_ns), m_idle_reported);
+  m_idle_reported = s.idle_ns;
   return s;
 }
 
@@ -98,12 +144,15 @@ void execute(worker& w, std::uintptr_t item, worker* victim) {
   } else if (victim != nullptr) {
     victim->note_stolen(!continuation);
   }
-  w.context_switch(*f);
+  // The place rule (scheduler.hpp): a frame taken by a worker of another place (only cross-
+  // place stealing does that) moves to the thief's place.
+  if (f->m_place != w.place()) [[unlikely]]
+    f->m_place = w.place();
+  f->start_chain();
   f->handle().resume();
-  if constexpr (LOCUS_TRAMPOLINE) {
-    while (w.next_resume)
-      std::exchange(w.next_resume, {}).resume();
-  }
+  // transfer() bounces a transfer here when nested resumes ran deep on this stack.
+  while (w.next_resume)
+    std::exchange(w.next_resume, {}).resume();
 }
 
 bool steal_from(worker& w, const std::vector<unsigned>& tier, runtime_state& rt, rng& r,
@@ -149,7 +198,7 @@ constexpr unsigned k_yield_rounds = 32;  // then with a yield, before asking to 
 /// place's idle protocol allows it.
 bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintptr_t& item,
                worker*& victim) {
-  const auto start = std::chrono::steady_clock::now();
+  w.stats().idle_begin(w.stats().clock_ns());  // readers see the spell while it lasts
   unsigned fails = 0;
   bool found = false;
   while (!rt.stopping.load(std::memory_order_acquire)) {
@@ -174,10 +223,7 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintp
     ps.sleep();  // the waker has already counted us as a thief again
     fails = 0;
   }
-  const auto idle = std::chrono::steady_clock::now() - start;
-  counters::bump(w.stats().idle_ns,
-                 static_cast<std::uint64_t>(
-                     std::chrono::duration_cast<std::chrono::nanoseconds>(idle).count()));
+  w.stats().idle_end(w.stats().clock_ns());
   return found;
 }
 
@@ -186,6 +232,7 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintp
 void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
   if (pin) (void)pin_this_thread(os_cpu);
   t_worker = &w;
+  w.stack_floor = stack_address() - k_transfer_stack_budget;
   place_state& ps = *rt.places[w.place()];
   rng r{0x9e3779b97f4a7c15ull * (w.index() + 1)};
   std::uintptr_t item = 0;

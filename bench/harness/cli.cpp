@@ -1,10 +1,15 @@
-// bench/harness/cli.cpp — parsing of the locus-bench command line.
+// bench/harness/cli.cpp — the locus-bench command line: CLI11 splits it into options, flags and
+// KERNEL; the values (comma lists, names, numbers) are checked here, with messages that name
+// the option and say what it accepts.
 #include "cli.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <map>
 
 namespace bench {
 
@@ -57,44 +62,76 @@ std::vector<const kernel_info*> parse_kernels(std::string_view s) {
   return out;
 }
 
-// The option names that take a value; each may be written "--opt VALUE" or "--opt=VALUE".
-bool takes_value(std::string_view opt) {
-  static constexpr std::string_view with_value[] = {"--size",    "--runtime", "--policy",
-                                                    "--victims", "--workers", "--reps",
-                                                    "--json",    "--timeout", "--result-fd"};
-  return std::find(std::begin(with_value), std::end(with_value), opt) != std::end(with_value);
+double parse_seconds(std::string_view s) {
+  double t = 0;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), t);
+  if (res.ec != std::errc() || res.ptr != s.data() + s.size() || !(t >= 0) || !std::isfinite(t)) {
+    throw cli_error("--timeout: '" + std::string(s) + "' is not a number of seconds >= 0");
+  }
+  return t;
 }
 
-void apply_option(options& o, std::string_view opt, std::string_view val) {
-  if (opt == "--size") {
-    o.sizes =
-        parse_list<std::string>(val, "--size", [](std::string_view x) { return std::string(x); });
-  } else if (opt == "--runtime") {
-    o.runtimes = parse_list<runtime_kind>(val, "--runtime", parse_runtime_name);
-  } else if (opt == "--policy") {
-    o.policies = parse_list<locus::spawn_policy>(val, "--policy", parse_policy_name);
-  } else if (opt == "--victims") {
-    o.victims = parse_list<locus::victim_policy>(val, "--victims", parse_victims_name);
-  } else if (opt == "--workers") {
-    o.workers = parse_list<unsigned>(val, "--workers", [](std::string_view x) {
-      return parse_positive(x, "--workers", max_workers);
-    });
-  } else if (opt == "--reps") {
-    o.reps = parse_positive(val, "--reps", 1000000);
-  } else if (opt == "--json") {
-    if (val.empty()) throw cli_error("--json: expected a file name");
-    o.json_path = std::string(val);
-  } else if (opt == "--timeout") {
-    double t = 0;
-    auto res = std::from_chars(val.data(), val.data() + val.size(), t);
-    if (res.ec != std::errc() || res.ptr != val.data() + val.size() || !(t >= 0) ||
-        !std::isfinite(t)) {
-      throw cli_error("--timeout: '" + std::string(val) + "' is not a number of seconds >= 0");
+// An option that takes a value ("--opt VALUE" or "--opt=VALUE"): its name, the value's name in
+// the usage text (CLI11 uses it in its "missing" message), and what checks and stores it.
+struct value_option {
+  const char* name;
+  const char* value;
+  void (*set)(options&, std::string_view);
+};
+
+constexpr value_option value_options[] = {
+    {"--size", "S,...",
+     [](options& o, std::string_view v) {
+       o.sizes =
+           parse_list<std::string>(v, "--size", [](std::string_view x) { return std::string(x); });
+     }},
+    {"--runtime", "R,...",
+     [](options& o, std::string_view v) {
+       o.runtimes = parse_list<runtime_kind>(v, "--runtime", parse_runtime_name);
+     }},
+    {"--policy", "P,...",
+     [](options& o, std::string_view v) {
+       o.policies = parse_list<locus::spawn_policy>(v, "--policy", parse_policy_name);
+     }},
+    {"--victims", "V,...",
+     [](options& o, std::string_view v) {
+       o.victims = parse_list<locus::victim_policy>(v, "--victims", parse_victims_name);
+     }},
+    {"--workers", "N,...",
+     [](options& o, std::string_view v) {
+       o.workers = parse_list<unsigned>(v, "--workers", [](std::string_view x) {
+         return parse_positive(x, "--workers", max_workers);
+       });
+     }},
+    {"--reps", "R",
+     [](options& o, std::string_view v) { o.reps = parse_positive(v, "--reps", 1000000); }},
+    {"--json", "FILE",
+     [](options& o, std::string_view v) {
+       if (v.empty()) throw cli_error("--json: expected a file name");
+       o.json_path = std::string(v);
+     }},
+    {"--timeout", "SEC", [](options& o, std::string_view v) { o.timeout_s = parse_seconds(v); }},
+    {"--result-fd", "FD",
+     [](options& o, std::string_view v) {
+       o.result_fd = static_cast<int>(parse_positive(v, "--result-fd", 1 << 20));
+     }},
+};
+
+// CLI11 2.1 reads "--opt=" (an empty value) as a bare "--opt" and takes the next argument as
+// the value; spelled "--opt" "" the empty value reaches the checks of apply_option instead.
+// CLI11's parse() also wants the arguments in reverse order.
+std::vector<std::string> for_cli11(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    if (a.size() > 3 && a.starts_with("--") && a.find('=') == a.size() - 1) {
+      out.push_back(a.substr(0, a.size() - 1));
+      out.emplace_back();
+    } else {
+      out.push_back(a);
     }
-    o.timeout_s = t;
-  } else if (opt == "--result-fd") {
-    o.result_fd = static_cast<int>(parse_positive(val, "--result-fd", 1 << 20));
   }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 // A child runs exactly one configuration; anything else means the parent is broken.
@@ -172,38 +209,37 @@ std::string_view victims_name(locus::victim_policy v) noexcept {
 
 options parse_cli(const std::vector<std::string>& args, const cli_defaults& defaults) {
   options o;
+  CLI::App app{"locus-bench"};
+  app.set_help_flag();  // --help prints usage() (main), not CLI11's generated text
+  app.allow_extras();   // unknown options are reported below, in this harness's words
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  for (auto [name, flag] : {std::pair{"-h,--help", &o.help}, std::pair{"--list", &o.list},
+                            std::pair{"--child", &o.child}}) {
+    app.add_flag(name, *flag)->disable_flag_override();  // "--list=1" is not a flag
+  }
+  std::map<const CLI::Option*, const value_option*> value_of;
+  for (const value_option& v : value_options)
+    value_of[app.add_option(v.name)->type_name(v.value)] = &v;
   std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-      return o;
-    }
-    if (a == "--list") {
-      o.list = true;
-      continue;
-    }
-    if (a == "--child") {
-      o.child = true;
-      continue;
-    }
-    if (a.size() < 2 || a.substr(0, 2) != "--") {
-      if (!a.empty() && a[0] == '-') throw cli_error("unknown option '" + std::string(a) + "'");
-      positional.emplace_back(a);
-      continue;
-    }
-    std::size_t eq = a.find('=');
-    std::string_view opt = a.substr(0, eq);
-    if (!takes_value(opt)) throw cli_error("unknown option '" + std::string(a) + "'");
-    std::string_view val;
-    if (eq != std::string_view::npos) {
-      val = a.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      val = args[++i];
-    } else {
-      throw cli_error(std::string(opt) + ": missing value");
-    }
-    apply_option(o, opt, val);
+  app.add_option("KERNEL", positional);
+  try {
+    std::vector<std::string> reversed = for_cli11(args);
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw cli_error(e.what());
+  }
+  if (o.help) return o;
+  if (auto extra = app.remaining(); !extra.empty()) {
+    throw cli_error("unknown option '" + extra.front() + "'");
+  }
+  // The values, in command-line order, every occurrence: a later one wins, but a bad earlier
+  // one is still an error, as each value is checked when it is met.
+  std::map<const CLI::Option*, std::size_t> next_result;
+  for (const CLI::Option* opt : app.parse_order()) {
+    const auto v = value_of.find(opt);
+    if (v == value_of.end()) continue;  // a flag or KERNEL
+    std::size_t& k = next_result[opt];
+    v->second->set(o, opt->results().at(k++));
   }
   if (o.list) return o;
   if (positional.empty()) throw cli_error("missing KERNEL (a kernel name, a comma list, or all)");
@@ -229,6 +265,8 @@ Runs benchmark kernels on locus and its peers, each run in a fresh child process
 
 KERNEL            a kernel name, a comma list of names, or all (see --list)
 --size S,...      the kernel's own size value, or small / default   [default]
+                  (nqueens: N, or N:nocutoff for the variant without a
+                  sequential cutoff, where every legal placement is a task)
 --runtime R,...   serial, locus, tbb, omp        [serial, locus and the peers built]
 --policy P,...    work-first, help-first, adaptive (locus only)     [LOCUS_POLICY or adaptive]
 --victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]

@@ -32,7 +32,7 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   args a{c.size, c.workers, &rt};
   run_report r;
   r.result = fn(a);
-  r.stats_json = rt.stats().to_json();
+  r.stats = json::parse(rt.stats().to_json());
   return r;
 }
 
@@ -91,17 +91,15 @@ run_report execute(const bench_config& c) {
 }
 
 std::string encode_report(const run_report& r) {
-  return json::object_writer{}
-      .boolean("ok", true)
-      .num("seconds", r.result.seconds)
-      .boolean("verified", r.result.verified)
-      .str("detail", r.result.detail)
-      .raw("stats", r.stats_json.empty() ? "{}" : r.stats_json)
-      .str();
+  return dump({{"ok", true},
+               {"seconds", r.result.seconds},
+               {"verified", r.result.verified},
+               {"detail", r.result.detail},
+               {"stats", r.stats.is_null() ? json::object() : r.stats}});
 }
 
 std::string encode_error(const std::string& message) {
-  return json::object_writer{}.boolean("ok", false).str("error", message).str();
+  return dump({{"ok", false}, {"error", message}});
 }
 
 int child_main(const options& o) {

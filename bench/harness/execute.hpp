@@ -8,13 +8,14 @@
 #include "../kernel.hpp"
 #include "cli.hpp"
 #include "grid.hpp"
+#include "json.hpp"
 
 namespace bench {
 
 /// What one run produced.
 struct run_report {
   outcome result;
-  std::string stats_json = "{}";  ///< locus: runtime_stats::to_json(); others: {}
+  json stats = json::object();  ///< locus: runtime_stats::to_json(), parsed; others: {}
 };
 
 /// Runs `c` once. Throws std::runtime_error when the configuration has no implementation,

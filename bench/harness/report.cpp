@@ -29,34 +29,30 @@ std::string cpu_model() {
   return "unknown";
 }
 
-std::string optional_number(const std::optional<double>& d) {
-  return d ? json::number(*d) : "null";
+json optional_number(const std::optional<double>& d) {
+  return d ? json(*d) : json(nullptr);
 }
 
 }  // namespace
 
-std::string machine_json() {
+json machine_json() {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "unknown");
   utsname u{};
   std::string os =
       ::uname(&u) == 0 ? std::string(u.sysname) + " " + u.release + " " + u.machine : "unknown";
-  std::string peers = json::object_writer{}
-                          .boolean("tbb", runtime_built(runtime_kind::tbb))
-                          .boolean("omp", runtime_built(runtime_kind::omp))
-                          .str();
-  return json::object_writer{}
-      .num("nproc", static_cast<double>(::sysconf(_SC_NPROCESSORS_ONLN)))
-      .str("cpu_model", cpu_model())
-      .str("hostname", host)
-      .str("os", os)
+  json m = {{"nproc", ::sysconf(_SC_NPROCESSORS_ONLN)},
+            {"cpu_model", cpu_model()},
+            {"hostname", host},
+            {"os", os}};
 #if defined(__clang__)
-      .str("compiler", std::string("clang ") + __clang_version__)
+  m["compiler"] = std::string("clang ") + __clang_version__;
 #elif defined(__GNUC__)
-      .str("compiler", std::string("gcc ") + __VERSION__)
+  m["compiler"] = std::string("gcc ") + __VERSION__;
 #endif
-      .raw("peers", peers)
-      .str();
+  m["peers"] = {{"tbb", runtime_built(runtime_kind::tbb)},
+                {"omp", runtime_built(runtime_kind::omp)}};
+  return m;
 }
 
 std::string command_line(const std::vector<std::string>& argv) {
@@ -78,38 +74,38 @@ std::string command_line(const std::vector<std::string>& argv) {
   return out;
 }
 
-std::string result_json(const config_summary& s) {
+json result_json(const config_summary& s) {
   const bench_config& c = s.config;
-  return json::object_writer{}
-      .str("kernel", c.kernel->name)
-      .str("size", c.size)
-      .str("runtime", to_string(c.runtime))
-      .str("policy", c.policy_text())
-      .str("victims", c.victims_text())
-      .num("workers", c.workers)
-      .num("reps", s.reps)
-      .raw("median_s", optional_number(s.median_s))
-      .raw("min_s", optional_number(s.min_s))
-      .raw("max_s", optional_number(s.max_s))
-      .boolean("verified", s.verified)
-      .num("peak_rss_kib", static_cast<double>(s.peak_rss_kib))
-      .raw("stats", s.stats.is_null() ? "{}" : s.stats.dump())
-      .str("detail", s.detail)
-      .str();
+  return {{"kernel", c.kernel->name},
+          {"size", c.size},
+          {"runtime", to_string(c.runtime)},
+          {"policy", c.policy_text()},
+          {"victims", c.victims_text()},
+          {"workers", c.workers},
+          {"reps", s.reps},
+          {"median_s", optional_number(s.median_s)},
+          {"min_s", optional_number(s.min_s)},
+          {"max_s", optional_number(s.max_s)},
+          {"verified", s.verified},
+          {"peak_rss_kib", s.peak_rss_kib},
+          {"stats", s.stats.is_null() ? json::object() : s.stats},
+          {"detail", s.detail}};
 }
 
-std::string report_json(const std::string& machine, const std::string& command,
+std::string report_json(const json& machine, const std::string& command,
                         const std::vector<config_summary>& results) {
+  // Each part is serialized by the library; only the line breaks between them are laid out
+  // here, one result per line (json::dump with an indent would put every field on its own).
   std::string out =
-      "{\"machine\":" + machine + ",\n\"command\":" + json::quote(command) + ",\n\"results\":[";
+      "{\"machine\":" + dump(machine) + ",\n\"command\":" + dump(command) + ",\n\"results\":[";
   for (std::size_t i = 0; i < results.size(); ++i) {
     out += i == 0 ? "\n" : ",\n";
-    out += result_json(results[i]);
+    out += dump(result_json(results[i]));
   }
   return out + "\n]}\n";
 }
 
-void write_report(const std::string& path, const std::string& machine, const std::string& command,
+void write_report(const std::string& path, const json& machine, const std::string& command,
                   const std::vector<config_summary>& results) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error("--json: cannot open '" + path + "': " + std::strerror(errno));

@@ -9,7 +9,7 @@ namespace bench {
 rep_result interpret_child(const child_outcome& child, double timeout_s) {
   rep_result r;
   r.peak_rss_kib = child.peak_rss_kib;
-  json::value report;
+  json report;
   bool parsed = false;
   std::string parse_problem;
   if (!child.line.empty()) {
@@ -23,10 +23,11 @@ rep_result interpret_child(const child_outcome& child, double timeout_s) {
   }
   // A child that threw still exits with status 1 and says why; prefer its message.
   if (parsed) {
-    const json::value* ok = report.find("ok");
-    if (ok != nullptr && ok->is_bool() && !ok->as_bool()) {
-      const json::value* err = report.find("error");
-      r.detail = "error: " + (err != nullptr && err->is_string() ? err->as_string() : "unknown");
+    const json* ok = member(report, "ok");
+    if (ok != nullptr && ok->is_boolean() && !ok->get<bool>()) {
+      const json* err = member(report, "error");
+      r.detail =
+          "error: " + (err != nullptr && err->is_string() ? err->get<std::string>() : "unknown");
       return r;
     }
   }
@@ -39,18 +40,19 @@ rep_result interpret_child(const child_outcome& child, double timeout_s) {
                (child.line.empty() ? std::string("no report") : parse_problem);
     return r;
   }
-  const json::value* seconds = report.find("seconds");
-  const json::value* verified = report.find("verified");
-  const json::value* detail = report.find("detail");
-  const json::value* stats = report.find("stats");
-  if (seconds == nullptr || !seconds->is_number() || verified == nullptr || !verified->is_bool()) {
+  const json* seconds = member(report, "seconds");
+  const json* verified = member(report, "verified");
+  const json* detail = member(report, "detail");
+  const json* stats = member(report, "stats");
+  if (seconds == nullptr || !seconds->is_number() || verified == nullptr ||
+      !verified->is_boolean()) {
     r.detail = "malformed report from child: missing seconds or verified";
     return r;
   }
   r.ok = true;
-  r.seconds = seconds->as_number();
-  r.verified = verified->as_bool();
-  if (detail != nullptr && detail->is_string()) r.detail = detail->as_string();
+  r.seconds = seconds->get<double>();
+  r.verified = verified->get<bool>();
+  if (detail != nullptr && detail->is_string()) r.detail = detail->get<std::string>();
   if (stats != nullptr) r.stats = *stats;
   return r;
 }

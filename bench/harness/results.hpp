@@ -18,7 +18,7 @@ struct rep_result {
   double seconds = 0;     ///< the kernel's timed region
   bool verified = false;  ///< the kernel's own check
   std::string detail;     ///< the kernel's detail, or why the run failed
-  json::value stats;      ///< the runtime's counters (an object; empty for non-locus)
+  json stats;             ///< the runtime's counters (an object; empty for non-locus)
   long peak_rss_kib = 0;
 };
 
@@ -41,7 +41,7 @@ struct config_summary {
   std::optional<double> median_s, min_s, max_s;  ///< over the runs that finished cleanly
   bool verified = false;
   long peak_rss_kib = 0;  ///< max over runs
-  json::value stats;      ///< the counters of the last clean run
+  json stats;             ///< the counters of the last clean run (null: none)
   std::string detail;     ///< the first failure's reason, else the last run's detail
 
   /// (max - min) / median in percent, when there are times.

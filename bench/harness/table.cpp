@@ -21,7 +21,7 @@ std::string fmt_opt(const char* format, const std::optional<double>& v) {
 
 // The counter names the runtime's stats may use for the three columns shown; the lead's
 // runtime_stats::to_json() decides, and the first name present wins.
-std::string counter_cell(const json::value& stats, std::initializer_list<std::string_view> names) {
+std::string counter_cell(const json& stats, std::initializer_list<std::string_view> names) {
   auto v = find_counter(stats, names);
   return v ? fmt("%.0f", *v) : "-";
 }
@@ -77,13 +77,13 @@ std::vector<std::string> row_cells(const std::vector<config_summary>& rows,
 
 }  // namespace
 
-std::optional<double> find_counter(const json::value& stats,
+std::optional<double> find_counter(const json& stats,
                                    std::initializer_list<std::string_view> names) {
-  for (const json::value* scope : {&stats, stats.find("total"), stats.find("totals")}) {
+  for (const json* scope : {&stats, member(stats, "total"), member(stats, "totals")}) {
     if (scope == nullptr) continue;
     for (auto name : names) {
-      const json::value* v = scope->find(name);
-      if (v != nullptr && v->is_number()) return v->as_number();
+      const json* v = member(*scope, name);
+      if (v != nullptr && v->is_number()) return v->get<double>();
     }
   }
   return std::nullopt;

@@ -20,7 +20,7 @@ void print_table(std::ostream& out, const std::vector<config_summary>& rows);
 /// The first of `names` found as a number in the runtime's counters, looked up at the top
 /// level and then inside a "total" or "totals" object (per-worker layouts usually keep a sum
 /// there).
-[[nodiscard]] std::optional<double> find_counter(const json::value& stats,
+[[nodiscard]] std::optional<double> find_counter(const json& stats,
                                                  std::initializer_list<std::string_view> names);
 
 }  // namespace bench

@@ -1,13 +1,31 @@
-// bench/kernels/dims.hpp — parsing of "AxBxC" kernel sizes shared by the grid kernels.
+// bench/kernels/dims.hpp — parsing of kernel sizes: one integer ("35") or several ("256x256x10").
 #pragma once
 
 #include <array>
 #include <charconv>
 #include <cstddef>
+#include <exception>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
 
 namespace bench {
+
+/// Parses the whole of `s` as a decimal integer in [lo, hi], with std::stoll's syntax (leading
+/// blanks and a sign accepted); nullopt for anything else.
+[[nodiscard]] inline std::optional<long long> parse_int(const std::string& s, long long lo,
+                                                        long long hi) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != s.size() || v < lo || v > hi) return std::nullopt;
+  return v;
+}
 
 /// Parses exactly N decimal integers separated by 'x' (e.g. "256x256x10") into `out`.
 /// Returns false for anything else; range checks are the caller's.

@@ -1,6 +1,7 @@
 // locus/config.hpp — runtime configuration: in code, or from LOCUS_* environment variables.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,7 @@ struct slaw_params {
   std::uint32_t stack_limit = 256;  ///< S: at or above this many on-stack frames, spawn help-first
   /// The heuristic spawns help-first for the next interval when more than this many tasks were
   /// stolen from the worker during the last one. The paper compares with INT (the default).
+  /// 0 is valid: any steal during an interval switches the next one to help-first.
   std::uint32_t steal_threshold = 64;
 };
 
@@ -50,6 +52,13 @@ struct config {
   bool cross_place_steals = false;  ///< may idle workers steal from other places?
   bool pin = true;                  ///< pin each worker to its processor
   slaw_params slaw{};
+  /// The value from_env() read from LOCUS_PLACES into `places`, or empty. While `places` still
+  /// holds it, errors raised when the runtime starts (N places but fewer workers) name
+  /// LOCUS_PLACES; otherwise they name the `places` field.
+  std::string places_from_env;
+
+  /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
+  [[nodiscard]] std::string_view places_input() const noexcept;
 
   /// Reads LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES,
   /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or empty
@@ -67,14 +76,24 @@ struct config {
 /// Parsers shared by from_env() and the benchmark harness. `what` names the input in errors.
 [[nodiscard]] spawn_policy parse_spawn_policy(std::string_view value, std::string_view what);
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
-/// "int=64,f=128,s=256": any subset of keys, each a positive integer.
+/// "int=64,f=128,s=256,steals=64": any subset of keys; int, f, s positive integers, steals a
+/// non-negative one (0: any steal switches to help-first).
 [[nodiscard]] slaw_params parse_slaw(std::string_view value, std::string_view what);
+/// The rules of parse_slaw for parameters set in code: throws config_error naming the field,
+/// e.g. `slaw.interval="0" is not valid; expected ...` for what = "slaw".
+void validate_slaw(const slaw_params& p, std::string_view what);
 /// A positive worker count (at most 4096).
 [[nodiscard]] unsigned parse_workers(std::string_view value, std::string_view what);
-/// "0" | "1" | "true" | "false" | "on" | "off".
+/// "1" | "0" | "true" | "false" | "on" | "off", in any case.
 [[nodiscard]] bool parse_bool(std::string_view value, std::string_view what);
 /// Validates a places spec (see config::places) without a topology; throws config_error.
 void validate_places(std::string_view value, std::string_view what);
+
+/// The message of the std::out_of_range raised when at(place) names no place of a runtime with
+/// `num_places` places, e.g. "WHO at(5) names no place; expected at(0) to at(1) (this runtime
+/// has 2 places)", or "... expected at(0) (this runtime has 1 place)".
+[[nodiscard]] std::string bad_place_message(std::string_view who, std::uint64_t place,
+                                            std::size_t num_places);
 
 [[nodiscard]] std::string_view to_string(spawn_policy p) noexcept;
 [[nodiscard]] std::string_view to_string(victim_policy v) noexcept;

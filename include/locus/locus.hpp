@@ -6,6 +6,7 @@
 #include "locus/algorithm/parallel_reduce.hpp"
 #include "locus/config.hpp"
 #include "locus/runtime.hpp"
+#include "locus/spawn_callable.hpp"
 #include "locus/stats.hpp"
 #include "locus/task.hpp"
 #include "locus/topology.hpp"

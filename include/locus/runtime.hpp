@@ -15,7 +15,7 @@ namespace locus {
 
 namespace detail {
 struct runtime_state;
-void submit_root(runtime_state& rt, frame& root, std::uint32_t place);
+void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where);
 }  // namespace detail
 
 class runtime {
@@ -37,10 +37,7 @@ class runtime {
     detail::run_signal signal;
     detail::finish_scope scope;
     scope.signal = &signal;
-    detail::frame& root = t.promise();
-    root.m_kind = detail::frame_kind::root;
-    root.m_finish = &scope;
-    detail::submit_root(*m_state, root, where.place);
+    detail::submit_root(*m_state, t.promise(), scope, where);
     {
       std::unique_lock lk(signal.mutex);
       signal.cv.wait(lk, [&] { return signal.done; });
@@ -48,6 +45,10 @@ class runtime {
     if constexpr (std::is_void_v<T>) {
       t.promise().result();
       rethrow_scope(scope);
+    } else if constexpr (std::is_reference_v<T>) {
+      T value = t.promise().result();
+      rethrow_scope(scope);
+      return value;
     } else {
       T& value = t.promise().result();
       rethrow_scope(scope);
@@ -55,8 +56,19 @@ class runtime {
     }
   }
 
-  /// Counters of every worker since start or the last reset_stats().
+  /// Counters of every worker since start or the last reset_stats(). Any thread, any time.
+  ///  * Between runs (no run() in progress, and the last one returned on this thread or one
+  ///    synchronized with it) the counts of what runs do (spawns, syncs, switches, peak stack
+  ///    bytes) are exact. Idle workers still look for work for a while before they sleep, so
+  ///    steal attempts, sleeps and idle time go on moving.
+  ///  * During a run it is a racy snapshot, but monotone: until the next reset_stats(), every
+  ///    field is at least what any earlier stats() call returned.
+  ///  * idle_ns includes the idle spell in progress: it grows while the runtime sits idle.
+  ///  * peak_stack_bytes is the peak since the reset, never below the bytes held at the reset.
   [[nodiscard]] runtime_stats stats() const;
+  /// Restart every counter from zero (and the stack peak from the bytes held now). Never
+  /// lost to a worker's concurrent update: workers' counters are not written, a baseline is
+  /// recorded. Any thread, any time; exact between runs (see stats()).
   void reset_stats();
 
   [[nodiscard]] unsigned num_workers() const noexcept;

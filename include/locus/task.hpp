@@ -13,8 +13,10 @@
 // it is counted by the innermost `co_await finish(...)` (or run()), not by its parent frame.
 #pragma once
 
+#include <cassert>
 #include <coroutine>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "locus/config.hpp"
@@ -25,19 +27,22 @@ namespace locus {
 /// Where and how a spawn runs. Combine with |: `spawn(t, at(1) | help_first)`.
 struct spawn_options {
   std::uint8_t policy = detail::k_policy_default;
+  bool has_place = false;  ///< at(p) was given: `place` is meaningful (and checked)
   std::uint32_t place = detail::k_any_place;
 
   [[nodiscard]] constexpr spawn_options operator|(spawn_options o) const noexcept {
     return {o.policy != detail::k_policy_default ? o.policy : policy,
-            o.place != detail::k_any_place ? o.place : place};
+            o.has_place || has_place, o.has_place ? o.place : place};
   }
 };
 inline constexpr spawn_options work_first{static_cast<std::uint8_t>(spawn_policy::work_first)};
 inline constexpr spawn_options help_first{static_cast<std::uint8_t>(spawn_policy::help_first)};
 inline constexpr spawn_options adaptive{static_cast<std::uint8_t>(spawn_policy::adaptive)};
 /// Run the spawned task on a worker of place `p` (its mailbox, if p is not the current place).
+/// A p that names no place of the runtime (any p >= num_places(), 0xffffffff included) is an
+/// error when the spawn happens (std::out_of_range).
 [[nodiscard]] constexpr spawn_options at(unsigned p) noexcept {
-  return {detail::k_policy_default, p};
+  return {detail::k_policy_default, true, p};
 }
 
 namespace detail {
@@ -53,6 +58,8 @@ struct call_awaiter {
   T await_resume() const {
     if constexpr (std::is_void_v<T>) {
       h.promise().result();
+    } else if constexpr (std::is_reference_v<T>) {
+      return h.promise().result();
     } else {
       return std::move(h.promise().result());
     }
@@ -95,9 +102,12 @@ class [[nodiscard]] task {
   std::coroutine_handle<promise_type> m_h;
 };
 
-/// The handle a spawn returns. get() is valid after the spawning frame's next sync. A future
-/// must not outlive the task that spawned it; destroying it before the sync is allowed (the
-/// child's frame is then freed at that sync).
+/// The handle a spawn returns. get() is valid after the spawning frame's next sync.
+///
+/// A future belongs to the task that spawned it: only that task's own thread of control (its
+/// body, wherever it runs after a sync) may call get() or destroy it, and it must not outlive
+/// that task (debug builds assert that it is destroyed on a locus worker). Destroying it before
+/// the sync is allowed: the child's frame is then freed at that sync.
 template <class T>
 class future {
  public:
@@ -113,7 +123,8 @@ class future {
   }
   ~future() { reset(); }
 
-  /// The child's value (by reference; move it out if you like). Rethrows its exception.
+  /// The child's value (by reference; move it out if you like). Rethrows its exception, every
+  /// time it is called, even after the parent caught it at sync.
   decltype(auto) get() const {
     if constexpr (std::is_void_v<T>) {
       m_h.promise().result();
@@ -130,6 +141,8 @@ class future {
  private:
   void reset() noexcept {
     if (!m_h) return;
+    assert(detail::t_worker != nullptr &&
+           "a locus::future is destroyed by the task that spawned it, on a locus worker");
     detail::frame& c = m_h.promise();
     detail::frame& p = *c.m_parent;
     // The child has certainly completed if the parent synced since the spawn, or if it was
@@ -156,6 +169,12 @@ task<T> promise<T>::get_return_object() noexcept {
   m_handle = h.address();
   return task<T>{h};
 }
+template <class T>
+task<T&> promise<T&>::get_return_object() noexcept {
+  auto h = std::coroutine_handle<promise<T&>>::from_promise(*this);
+  m_handle = h.address();
+  return task<T&>{h};
+}
 inline task<void> promise<void>::get_return_object() noexcept {
   auto h = std::coroutine_handle<promise<void>>::from_promise(*this);
   m_handle = h.address();
@@ -163,7 +182,6 @@ inline task<void> promise<void>::get_return_object() noexcept {
 }
 
 inline void check_place(std::uint32_t place) {
-  if (place == k_any_place) return;
   if (t_worker == nullptr) throw_not_on_worker("spawn");
   if (place >= num_places_of(*t_worker)) throw_bad_place(place);
 }
@@ -173,7 +191,7 @@ struct spawn_awaiter {
   task<T> child;
   spawn_options opts;
   [[nodiscard]] bool await_ready() const {
-    if (opts.place != k_any_place) [[unlikely]]
+    if (opts.has_place) [[unlikely]]
       check_place(opts.place);
     return false;
   }
@@ -188,7 +206,7 @@ struct async_awaiter {
   task<void> child;
   spawn_options opts;
   [[nodiscard]] bool await_ready() const {
-    if (opts.place != k_any_place) [[unlikely]]
+    if (opts.has_place) [[unlikely]]
       check_place(opts.place);
     return false;
   }

@@ -40,7 +40,8 @@ class topology {
   ///   sockets=N (default 1), numa=N per socket (1), l3groups=N per NUMA node (1),
   ///   cores=N per L3 group (default 2), smt=N threads per core (1),
   ///   l3=SIZE per L3 group (8MiB), l2=SIZE per core (1MiB), l1=SIZE per core (32KiB).
-  /// SIZE: an integer with optional B, KiB, MiB, GiB (also K, M, G). Cores are mapped onto the
+  /// SIZE: an integer with an optional unit B, KiB, MiB, GiB (also K, M, G and KB, MB, GB; any
+  /// case; all binary multiples, as cache sizes are quoted). Cores are mapped onto the
   /// processors that exist round-robin (oversubscribed if need be). Throws config_error naming
   /// `what`, the bad value and the accepted form.
   [[nodiscard]] static topology from_spec(std::string_view spec,

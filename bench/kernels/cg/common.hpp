@@ -259,8 +259,34 @@ inline void normalize_block(const state& s, double scale, int lo, int hi) {
     s.x[j] = scale * s.z[j];
 }
 
+/// A run's input: the class, its matrix and the work vectors.
+struct instance {
+  cg_class c;
+  matrix m;
+  vectors v;
+
+  [[nodiscard]] state pointers() { return state_of(m, v); }
+};
+
+/// bench::measure()'s setup: parses the class and builds its matrix (NPB's untimed makea).
+[[nodiscard]] inline instance setup(const std::string& size) {
+  const cg_class c = parse(size);
+  matrix m = makea(c);
+  const int n = m.n;
+  return instance{c, std::move(m), vectors(n)};
+}
+
+/// What a run computes: zeta after the last outer step, and that step's residual norm.
+struct answer {
+  double zeta = 0;
+  double rnorm = 0;
+};
+
 /// Checks zeta as NPB does; fills the verdict and detail.
-inline void check(bench::outcome& out, const cg_class& c, double zeta, double rnorm) {
+inline void check(bench::outcome& out, const instance& in, const answer& got) {
+  const cg_class& c = in.c;
+  const double zeta = got.zeta;
+  const double rnorm = got.rnorm;
   const double err = std::abs(zeta - c.zeta_ref) / c.zeta_ref;
   out.verified = err <= 1e-10;
   char buf[160];

@@ -55,14 +55,10 @@ locus::task<double> solve(state s, int niter, double shift, double* rnorm) {
 }  // namespace
 
 bench::outcome cg_locus(const bench::args& a) {
-  const cg_class c = parse(a.size);
-  const matrix m = makea(c);
-  vectors v(m.n);
-  double rnorm = 0;
-  bench::outcome out;
-  const bench::stopwatch clock;
-  const double zeta = a.rt->run(solve(state_of(m, v), c.niter, c.shift, &rnorm));
-  out.seconds = clock.seconds();
-  check(out, c, zeta, rnorm);
-  return out;
+  const auto body = [&a](instance& in) {
+    answer r;
+    r.zeta = a.rt->run(solve(in.pointers(), in.c.niter, in.c.shift, &r.rnorm));
+    return r;
+  };
+  return bench::measure(a.size, setup, body, check);
 }

@@ -47,21 +47,14 @@ double conj_grad(const state& s) {
   return std::sqrt(sum);
 }
 
-}  // namespace
-
-bench::outcome cg_omp(const bench::args& a) {
-  const cg_class c = parse(a.size);
-  const matrix m = makea(c);
-  vectors v(m.n);
-  const state s = state_of(m, v);
-  const int n = m.n;
+/// NPB's outer loop.
+answer solve(instance& in) {
+  const state s = in.pointers();
+  const int n = s.n;
   const int nb = blocks(n);
-  double zeta = 0;
-  double rnorm = 0;
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (int it = 0; it < c.niter; ++it) {
-    rnorm = conj_grad(s);
+  answer r;
+  for (int it = 0; it < in.c.niter; ++it) {
+    r.rnorm = conj_grad(s);
     double xz = 0;
     double zz = 0;
 #pragma omp parallel for schedule(static) reduction(+ : xz, zz)
@@ -70,13 +63,17 @@ bench::outcome cg_omp(const bench::args& a) {
       xz += nm.xz;
       zz += nm.zz;
     }
-    zeta = c.shift + 1.0 / xz;
+    r.zeta = in.c.shift + 1.0 / xz;
     const double scale = 1.0 / std::sqrt(zz);
 #pragma omp parallel for schedule(static)
     for (int b = 0; b < nb; ++b)
       normalize_block(s, scale, b * block_rows, block_end(b, n));
   }
-  out.seconds = clock.seconds();
-  check(out, c, zeta, rnorm);
-  return out;
+  return r;
+}
+
+}  // namespace
+
+bench::outcome cg_omp(const bench::args& a) {
+  return bench::measure(a.size, setup, solve, check);
 }

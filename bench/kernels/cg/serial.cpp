@@ -22,24 +22,21 @@ double conj_grad(const state& s) {
   return std::sqrt(residual_block(s, 0, n));
 }
 
+/// NPB's outer loop.
+answer solve(instance& in) {
+  const state s = in.pointers();
+  answer r;
+  for (int it = 0; it < in.c.niter; ++it) {
+    r.rnorm = conj_grad(s);
+    const norms nm = norms_block(s, 0, s.n);
+    r.zeta = in.c.shift + 1.0 / nm.xz;
+    normalize_block(s, 1.0 / std::sqrt(nm.zz), 0, s.n);
+  }
+  return r;
+}
+
 }  // namespace
 
 bench::outcome cg_serial(const bench::args& a) {
-  const cg_class c = parse(a.size);
-  const matrix m = makea(c);
-  vectors v(m.n);
-  const state s = state_of(m, v);
-  double zeta = 0;
-  double rnorm = 0;
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (int it = 0; it < c.niter; ++it) {
-    rnorm = conj_grad(s);
-    const norms nm = norms_block(s, 0, m.n);
-    zeta = c.shift + 1.0 / nm.xz;
-    normalize_block(s, 1.0 / std::sqrt(nm.zz), 0, m.n);
-  }
-  out.seconds = clock.seconds();
-  check(out, c, zeta, rnorm);
-  return out;
+  return bench::measure(a.size, setup, solve, check);
 }

@@ -43,25 +43,22 @@ double conj_grad(const state& s) {
   return std::sqrt(reduce<double>(n, [&s](int lo, int hi) { return residual_block(s, lo, hi); }));
 }
 
+/// NPB's outer loop.
+answer solve(instance& in) {
+  const state s = in.pointers();
+  answer r;
+  for (int it = 0; it < in.c.niter; ++it) {
+    r.rnorm = conj_grad(s);
+    const norms nm = reduce<norms>(s.n, [&s](int lo, int hi) { return norms_block(s, lo, hi); });
+    r.zeta = in.c.shift + 1.0 / nm.xz;
+    const double scale = 1.0 / std::sqrt(nm.zz);
+    loop(s.n, [&s, scale](int lo, int hi) { normalize_block(s, scale, lo, hi); });
+  }
+  return r;
+}
+
 }  // namespace
 
 bench::outcome cg_tbb(const bench::args& a) {
-  const cg_class c = parse(a.size);
-  const matrix m = makea(c);
-  vectors v(m.n);
-  const state s = state_of(m, v);
-  double zeta = 0;
-  double rnorm = 0;
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (int it = 0; it < c.niter; ++it) {
-    rnorm = conj_grad(s);
-    const norms nm = reduce<norms>(m.n, [&s](int lo, int hi) { return norms_block(s, lo, hi); });
-    zeta = c.shift + 1.0 / nm.xz;
-    const double scale = 1.0 / std::sqrt(nm.zz);
-    loop(m.n, [&s, scale](int lo, int hi) { normalize_block(s, scale, lo, hi); });
-  }
-  out.seconds = clock.seconds();
-  check(out, c, zeta, rnorm);
-  return out;
+  return bench::measure(a.size, setup, solve, check);
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace cilksort_kernel {
 
@@ -27,18 +28,12 @@ inline constexpr std::size_t k_quick_size = 2048;
 inline constexpr std::size_t k_insertion_size = 20;
 
 [[nodiscard]] inline std::size_t parse_n(const std::string& size) {
-  std::size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(size, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != size.size() || n < 1 || n > (1ll << 32)) {
+  const auto n = bench::parse_int(size, 1, 1ll << 32);
+  if (!n) {
     throw std::invalid_argument("cilksort: size must be an integer n in [1, 2^32], got '" + size +
                                 "'");
   }
-  return static_cast<std::size_t>(n);
+  return static_cast<std::size_t>(*n);
 }
 
 /// 0..n-1 shuffled as the Cilk example does.
@@ -146,7 +141,21 @@ struct merge_args {
   return q == 4 ? n : (n / 4) * static_cast<std::size_t>(q);
 }
 
-inline void check(bench::outcome& out, const std::vector<elem>& a) {
+/// A run's input: the shuffled array and its scratch space.
+struct instance {
+  std::vector<elem> data;
+  std::vector<elem> tmp;
+};
+
+/// bench::measure()'s setup: parses `size` and shuffles 0..n-1.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  instance in{make_input(parse_n(size)), {}};
+  in.tmp.resize(in.data.size());
+  return in;
+}
+
+inline void check(bench::outcome& out, const instance& in) {
+  const std::vector<elem>& a = in.data;
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (a[i] != static_cast<elem>(i)) ++wrong;

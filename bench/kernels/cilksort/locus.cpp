@@ -8,6 +8,7 @@
 namespace {
 
 using cilksort_kernel::elem;
+using cilksort_kernel::instance;
 using cilksort_kernel::merge_args;
 
 locus::task<void> merge(merge_args m) {
@@ -43,12 +44,8 @@ locus::task<void> sort(elem* a, elem* tmp, std::size_t n) {
 }  // namespace
 
 bench::outcome cilksort_locus(const bench::args& a) {
-  std::vector<elem> data = cilksort_kernel::make_input(cilksort_kernel::parse_n(a.size));
-  std::vector<elem> tmp(data.size());
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(sort(data.data(), tmp.data(), data.size()));
-  out.seconds = clock.seconds();
-  cilksort_kernel::check(out, data);
-  return out;
+  const auto body = [&a](instance& in) {
+    a.rt->run(sort(in.data.data(), in.tmp.data(), in.data.size()));
+  };
+  return bench::measure(a.size, cilksort_kernel::setup, body, cilksort_kernel::check);
 }

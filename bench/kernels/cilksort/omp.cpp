@@ -3,11 +3,13 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
 
 using cilksort_kernel::elem;
+using cilksort_kernel::instance;
 using cilksort_kernel::merge_args;
 
 void merge(merge_args m) {
@@ -52,17 +54,8 @@ void sort(elem* a, elem* tmp, std::size_t n) {
 }  // namespace
 
 bench::outcome cilksort_omp(const bench::args& a) {
-  std::vector<elem> data = cilksort_kernel::make_input(cilksort_kernel::parse_n(a.size));
-  std::vector<elem> tmp(data.size());
-  elem* d = data.data();
-  elem* t = tmp.data();
-  const std::size_t n = data.size();
-  bench::outcome out;
-  const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-  sort(d, t, n);
-  out.seconds = clock.seconds();
-  cilksort_kernel::check(out, data);
-  return out;
+  const auto body = [](instance& in) {
+    bench::omp_single([&in] { sort(in.data.data(), in.tmp.data(), in.data.size()); });
+  };
+  return bench::measure(a.size, cilksort_kernel::setup, body, cilksort_kernel::check);
 }

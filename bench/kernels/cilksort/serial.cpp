@@ -5,6 +5,7 @@
 namespace {
 
 using cilksort_kernel::elem;
+using cilksort_kernel::instance;
 using cilksort_kernel::merge_args;
 
 void merge(merge_args m) {
@@ -36,12 +37,6 @@ void sort(elem* a, elem* tmp, std::size_t n) {
 }  // namespace
 
 bench::outcome cilksort_serial(const bench::args& a) {
-  std::vector<elem> data = cilksort_kernel::make_input(cilksort_kernel::parse_n(a.size));
-  std::vector<elem> tmp(data.size());
-  bench::outcome out;
-  const bench::stopwatch clock;
-  sort(data.data(), tmp.data(), data.size());
-  out.seconds = clock.seconds();
-  cilksort_kernel::check(out, data);
-  return out;
+  const auto body = [](instance& in) { sort(in.data.data(), in.tmp.data(), in.data.size()); };
+  return bench::measure(a.size, cilksort_kernel::setup, body, cilksort_kernel::check);
 }

@@ -12,13 +12,13 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../kernel.hpp"
 #include "../dims.hpp"
+#include "../reference_cache.hpp"
 
 namespace fdtd_kernel {
 
@@ -156,21 +156,30 @@ inline void magnetic_rows(const view& v, int lo, int hi) {
   return f;
 }
 
-/// The reference for `pr`, computed once per size and kept (the harness repeats runs).
+/// The reference for `pr`, computed once per size.
 [[nodiscard]] inline const fields& reference(const problem& pr) {
-  static std::mutex mutex;
-  static std::string key;
-  static fields value;
-  const std::lock_guard lock(mutex);
-  if (key != pr.size || value.hz.empty()) {
-    value = solve_reference(pr);
-    key = pr.size;
-  }
-  return value;
+  return bench::cached_reference(pr.size, [&pr] { return solve_reference(pr); });
+}
+
+/// A run's input: the problem and its fields.
+struct instance {
+  problem pr;
+  fields f;
+
+  [[nodiscard]] view pointers() { return view_of(f, pr); }
+};
+
+/// bench::measure()'s setup: parses `size` and sets PolyBench's initial values.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  instance in{parse(size), {}};
+  in.f = initial(in.pr);
+  return in;
 }
 
 /// Compares the fields with the reference bit for bit; fills the verdict and detail.
-inline void check(bench::outcome& out, const problem& pr, const fields& f) {
+inline void check(bench::outcome& out, const instance& in) {
+  const problem& pr = in.pr;
+  const fields& f = in.f;
   const fields& ref = reference(pr);
   const std::size_t bytes = ref.hz.size() * sizeof(double);
   const bool same = std::memcmp(f.ex.data(), ref.ex.data(), bytes) == 0 &&

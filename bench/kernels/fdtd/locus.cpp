@@ -19,12 +19,8 @@ locus::task<void> solve(fdtd_kernel::view v, int tmax) {
 }  // namespace
 
 bench::outcome fdtd_locus(const bench::args& a) {
-  const fdtd_kernel::problem pr = fdtd_kernel::parse(a.size);
-  fdtd_kernel::fields f = fdtd_kernel::initial(pr);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(solve(fdtd_kernel::view_of(f, pr), pr.tmax));
-  out.seconds = clock.seconds();
-  fdtd_kernel::check(out, pr, f);
-  return out;
+  const auto body = [&a](fdtd_kernel::instance& in) {
+    a.rt->run(solve(in.pointers(), in.pr.tmax));
+  };
+  return bench::measure(a.size, fdtd_kernel::setup, body, fdtd_kernel::check);
 }

@@ -7,22 +7,17 @@
 #include <string>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace fib_kernel {
 
 /// Parses the size string: n in [0, 50] (fib(50) at one task per call would take hours).
 [[nodiscard]] inline int parse_n(const std::string& size) {
-  std::size_t used = 0;
-  int n = -1;
-  try {
-    n = std::stoi(size, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != size.size() || n < 0 || n > 50) {
+  const auto n = bench::parse_int(size, 0, 50);
+  if (!n) {
     throw std::invalid_argument("fib: size must be an integer n in [0, 50], got '" + size + "'");
   }
-  return n;
+  return static_cast<int>(*n);
 }
 
 /// The reference answer, computed iteratively so it shares nothing with the kernel.

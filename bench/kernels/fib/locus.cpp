@@ -17,11 +17,6 @@ locus::task<std::int64_t> fib(int n) {
 }  // namespace
 
 bench::outcome fib_locus(const bench::args& a) {
-  const int n = fib_kernel::parse_n(a.size);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  const std::int64_t r = a.rt->run(fib(n));
-  out.seconds = clock.seconds();
-  fib_kernel::check(out, n, r);
-  return out;
+  return bench::measure(
+      a.size, fib_kernel::parse_n, [&a](int n) { return a.rt->run(fib(n)); }, fib_kernel::check);
 }

@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -19,14 +20,6 @@ std::int64_t fib(int n) {
 }  // namespace
 
 bench::outcome fib_omp(const bench::args& a) {
-  const int n = fib_kernel::parse_n(a.size);
-  bench::outcome out;
-  std::int64_t r = 0;
-  const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-  r = fib(n);
-  out.seconds = clock.seconds();
-  fib_kernel::check(out, n, r);
-  return out;
+  const auto body = [](int n) { return bench::omp_single([n] { return fib(n); }); };
+  return bench::measure(a.size, fib_kernel::parse_n, body, fib_kernel::check);
 }

@@ -15,11 +15,6 @@ namespace {
 }  // namespace
 
 bench::outcome fib_serial(const bench::args& a) {
-  const int n = fib_kernel::parse_n(a.size);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  const std::int64_t r = fib(n);
-  out.seconds = clock.seconds();
-  fib_kernel::check(out, n, r);
-  return out;
+  return bench::measure(
+      a.size, fib_kernel::parse_n, [](int n) { return fib(n); }, fib_kernel::check);
 }

@@ -8,15 +8,24 @@
 
 namespace fj_rec_kernel {
 
-using fj_kernel::shape;
+using fj_kernel::instance;
 using fj_kernel::slot;
 
-[[nodiscard]] inline shape parse(const std::string& size) {
-  return fj_kernel::parse(size, "fj-rec");
+/// measure()'s setup: fj's, with errors naming fj-rec.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  return fj_kernel::instance_of(fj_kernel::parse(size, "fj-rec"));
 }
 
-inline void check(bench::outcome& out, const shape& s, const std::vector<slot>& slots) {
-  fj_kernel::check(out, s, slots);
+/// The timed region of the versions whose tree(slots, lo, hi) is a function (all but locus's
+/// coroutine): R rounds of the tree over every slot.
+template <class Tree>
+void rounds(instance& in, Tree tree) {
+  for (std::size_t r = 0; r < in.s.rounds; ++r)
+    tree(in.slots.data(), 0, in.s.tasks);
+}
+
+inline void check(bench::outcome& out, const instance& in) {
+  fj_kernel::check(out, in);
   out.detail = "binary tree, " + out.detail;
 }
 

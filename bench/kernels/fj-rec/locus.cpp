@@ -27,12 +27,8 @@ locus::task<void> rounds(slot* slots, std::size_t tasks, std::size_t count) {
 }  // namespace
 
 bench::outcome fj_rec_locus(const bench::args& a) {
-  const fj_rec_kernel::shape s = fj_rec_kernel::parse(a.size);
-  std::vector<slot> slots(s.tasks);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(rounds(slots.data(), s.tasks, s.rounds));
-  out.seconds = clock.seconds();
-  fj_rec_kernel::check(out, s, slots);
-  return out;
+  const auto run = [&a](fj_rec_kernel::instance& in) {
+    a.rt->run(rounds(in.slots.data(), in.s.tasks, in.s.rounds));
+  };
+  return bench::measure(a.size, fj_rec_kernel::setup, run, fj_rec_kernel::check);
 }

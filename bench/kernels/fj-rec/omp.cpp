@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -23,18 +24,8 @@ void tree(slot* slots, std::size_t lo, std::size_t hi) {
 }  // namespace
 
 bench::outcome fj_rec_omp(const bench::args& a) {
-  const fj_rec_kernel::shape s = fj_rec_kernel::parse(a.size);
-  std::vector<slot> slots(s.tasks);
-  slot* base = slots.data();
-  const std::size_t tasks = s.tasks;
-  const std::size_t rounds = s.rounds;
-  bench::outcome out;
-  const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-  for (std::size_t r = 0; r < rounds; ++r)
-    tree(base, 0, tasks);
-  out.seconds = clock.seconds();
-  fj_rec_kernel::check(out, s, slots);
-  return out;
+  const auto run = [](fj_rec_kernel::instance& in) {
+    bench::omp_single([&in] { fj_rec_kernel::rounds(in, tree); });
+  };
+  return bench::measure(a.size, fj_rec_kernel::setup, run, fj_rec_kernel::check);
 }

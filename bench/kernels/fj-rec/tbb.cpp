@@ -23,13 +23,6 @@ void tree(slot* slots, std::size_t lo, std::size_t hi) {
 }  // namespace
 
 bench::outcome fj_rec_tbb(const bench::args& a) {
-  const fj_rec_kernel::shape s = fj_rec_kernel::parse(a.size);
-  std::vector<slot> slots(s.tasks);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (std::size_t r = 0; r < s.rounds; ++r)
-    tree(slots.data(), 0, s.tasks);
-  out.seconds = clock.seconds();
-  fj_rec_kernel::check(out, s, slots);
-  return out;
+  const auto run = [](fj_rec_kernel::instance& in) { fj_rec_kernel::rounds(in, tree); };
+  return bench::measure(a.size, fj_rec_kernel::setup, run, fj_rec_kernel::check);
 }

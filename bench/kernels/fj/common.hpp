@@ -57,8 +57,26 @@ struct alignas(64) slot {
   return s;
 }
 
+/// A run's input: the shape and one zeroed slot per task.
+struct instance {
+  shape s;
+  std::vector<slot> slots;
+};
+
+/// The input for shape `s`: every slot zero.
+[[nodiscard]] inline instance instance_of(const shape& s) {
+  return instance{s, std::vector<slot>(s.tasks)};
+}
+
+/// measure()'s setup: parses `size` and allocates the slots.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  return instance_of(parse(size));
+}
+
 /// Checks that every task ran exactly once per round and fills the outcome.
-inline void check(bench::outcome& out, const shape& s, const std::vector<slot>& slots) {
+inline void check(bench::outcome& out, const instance& in) {
+  const shape& s = in.s;
+  const std::vector<slot>& slots = in.slots;
   std::uint64_t total = 0;
   std::size_t wrong = 0;
   for (const slot& c : slots) {

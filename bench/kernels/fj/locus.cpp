@@ -22,12 +22,8 @@ locus::task<void> rounds(fj_kernel::slot* slots, std::size_t tasks, std::size_t 
 }  // namespace
 
 bench::outcome fj_locus(const bench::args& a) {
-  const fj_kernel::shape s = fj_kernel::parse(a.size);
-  std::vector<fj_kernel::slot> slots(s.tasks);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(rounds(slots.data(), s.tasks, s.rounds));
-  out.seconds = clock.seconds();
-  fj_kernel::check(out, s, slots);
-  return out;
+  const auto run = [&a](fj_kernel::instance& in) {
+    a.rt->run(rounds(in.slots.data(), in.s.tasks, in.s.rounds));
+  };
+  return bench::measure(a.size, fj_kernel::setup, run, fj_kernel::check);
 }

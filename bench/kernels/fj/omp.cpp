@@ -6,23 +6,19 @@
 #include "common.hpp"
 
 bench::outcome fj_omp(const bench::args& a) {
-  const fj_kernel::shape s = fj_kernel::parse(a.size);
-  std::vector<fj_kernel::slot> slots(s.tasks);
-  fj_kernel::slot* base = slots.data();
-  const std::size_t tasks = s.tasks;
-  const std::size_t rounds = s.rounds;
-  bench::outcome out;
-  const bench::stopwatch clock;
+  const auto run = [](fj_kernel::instance& in) {
+    fj_kernel::slot* base = in.slots.data();
+    const std::size_t tasks = in.s.tasks;
+    const std::size_t rounds = in.s.rounds;
 #pragma omp parallel
 #pragma omp single
-  for (std::size_t r = 0; r < rounds; ++r) {
-    for (std::size_t i = 0; i < tasks; ++i) {
+    for (std::size_t r = 0; r < rounds; ++r) {
+      for (std::size_t i = 0; i < tasks; ++i) {
 #pragma omp task firstprivate(i)
-      ++base[i].runs;
-    }
+        ++base[i].runs;
+      }
 #pragma omp taskwait
-  }
-  out.seconds = clock.seconds();
-  fj_kernel::check(out, s, slots);
-  return out;
+    }
+  };
+  return bench::measure(a.size, fj_kernel::setup, run, fj_kernel::check);
 }

@@ -11,15 +11,11 @@ namespace {
 }  // namespace
 
 bench::outcome fj_serial(const bench::args& a) {
-  const fj_kernel::shape s = fj_kernel::parse(a.size);
-  std::vector<fj_kernel::slot> slots(s.tasks);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (std::size_t r = 0; r < s.rounds; ++r) {
-    for (std::size_t i = 0; i < s.tasks; ++i)
-      body(&slots[i]);
-  }
-  out.seconds = clock.seconds();
-  fj_kernel::check(out, s, slots);
-  return out;
+  const auto run = [](fj_kernel::instance& in) {
+    for (std::size_t r = 0; r < in.s.rounds; ++r) {
+      for (std::size_t i = 0; i < in.s.tasks; ++i)
+        body(&in.slots[i]);
+    }
+  };
+  return bench::measure(a.size, fj_kernel::setup, run, fj_kernel::check);
 }

@@ -5,19 +5,15 @@
 #include "common.hpp"
 
 bench::outcome fj_tbb(const bench::args& a) {
-  const fj_kernel::shape s = fj_kernel::parse(a.size);
-  std::vector<fj_kernel::slot> slots(s.tasks);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  for (std::size_t r = 0; r < s.rounds; ++r) {
-    tbb::task_group g;
-    for (std::size_t i = 0; i < s.tasks; ++i) {
-      fj_kernel::slot* c = &slots[i];
-      g.run([c] { ++c->runs; });
+  const auto run = [](fj_kernel::instance& in) {
+    for (std::size_t r = 0; r < in.s.rounds; ++r) {
+      tbb::task_group g;
+      for (std::size_t i = 0; i < in.s.tasks; ++i) {
+        fj_kernel::slot* c = &in.slots[i];
+        g.run([c] { ++c->runs; });
+      }
+      g.wait();
     }
-    g.wait();
-  }
-  out.seconds = clock.seconds();
-  fj_kernel::check(out, s, slots);
-  return out;
+  };
+  return bench::measure(a.size, fj_kernel::setup, run, fj_kernel::check);
 }

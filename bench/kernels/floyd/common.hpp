@@ -16,12 +16,12 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../reference_cache.hpp"
 
 namespace floyd_kernel {
 
@@ -95,17 +95,9 @@ inline void relax_block(dist* d, int n, const dist* row, const dist* col, int i0
   return d;
 }
 
-/// The serial result for n, computed once per size and kept (the harness repeats runs).
+/// The serial result for n, computed once per size.
 [[nodiscard]] inline const std::vector<dist>& serial_reference(int n) {
-  static std::mutex mutex;
-  static int key = 0;
-  static std::vector<dist> value;
-  const std::lock_guard lock(mutex);
-  if (key != n) {
-    value = solve_serial(n);
-    key = n;
-  }
-  return value;
+  return bench::cached_reference(n, [n] { return solve_serial(n); });
 }
 
 /// Single-source shortest paths by dense Dijkstra on the original graph (O(n^2)).
@@ -131,7 +123,8 @@ inline void relax_block(dist* d, int n, const dist* row, const dist* col, int i0
 /// Checks `d` against Dijkstra from min(n, 64) evenly spread sources (O(64 n^2), cheap next
 /// to the O(n^3) kernel) and, for parallel versions, against the serial result entry for
 /// entry; fills the verdict and detail.
-inline void check(bench::outcome& out, int n, const std::vector<dist>& d, bool compare_to_serial) {
+inline void check_distances(bench::outcome& out, int n, const std::vector<dist>& d,
+                            bool compare_to_serial) {
   const std::vector<dist> g = graph(n);
   const int sources = std::min(n, 64);
   bool ok = true;
@@ -160,6 +153,55 @@ inline void check(bench::outcome& out, int n, const std::vector<dist>& d, bool c
     out.detail =
         "sum of distances=" + std::to_string(sum) + " unreachable=" + std::to_string(unreachable);
   }
+}
+
+/// A run's input: the distance matrix (the graph at first) and the pivot copies.
+/// What every block of a step reads and writes: raw pointers, what the parallel loops capture.
+struct step {
+  dist* d;
+  const dist* row;
+  const dist* col;
+  int n;
+
+  /// The step on the block rows [i0, i1) x columns [j0, j1).
+  void relax(int i0, int i1, int j0, int j1) const { relax_block(d, n, row, col, i0, i1, j0, j1); }
+};
+
+struct instance {
+  int n = 0;
+  std::vector<dist> d;
+  std::vector<dist> row;
+  std::vector<dist> col;
+
+  [[nodiscard]] step pointers() { return step{d.data(), row.data(), col.data(), n}; }
+
+  /// For each k in turn, copies the pivot row and column, then calls relax(s), which must
+  /// relax the whole square: the k loop of the versions whose step is a plain call (all but
+  /// locus's coroutine).
+  template <class Relax>
+  void for_each_pivot(Relax relax) {
+    const step s = pointers();
+    for (int k = 0; k < n; ++k) {
+      take_pivot(d.data(), n, k, row.data(), col.data());
+      relax(s);
+    }
+  }
+};
+
+/// bench::measure()'s setup: parses `size` and draws the graph.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  const int n = parse(size);
+  return instance{n, graph(n), std::vector<dist>(n), std::vector<dist>(n)};
+}
+
+/// bench::measure()'s verify for the parallel versions: Dijkstra and the serial result.
+inline void check(bench::outcome& out, const instance& in) {
+  check_distances(out, in.n, in.d, true);
+}
+
+/// The serial version's verify: it is the reference, so Dijkstra only.
+inline void check_serial(bench::outcome& out, const instance& in) {
+  check_distances(out, in.n, in.d, false);
 }
 
 }  // namespace floyd_kernel

@@ -8,21 +8,13 @@
 
 namespace {
 
-using floyd_kernel::dist;
-
-/// What every block of step k reads and writes.
-struct step {
-  dist* d;
-  const dist* row;
-  const dist* col;
-  int n;
-};
+using floyd_kernel::step;
 
 locus::task<void> relax(const step* s, int i0, int i1, int j0, int j1) {
   const int rows = i1 - i0;
   const int cols = j1 - j0;
   if (rows <= floyd_kernel::leaf_rows && cols <= floyd_kernel::leaf_cols) {
-    floyd_kernel::relax_block(s->d, s->n, s->row, s->col, i0, i1, j0, j1);
+    s->relax(i0, i1, j0, j1);
     co_return;
   }
   // Split the side that is more leaf blocks long, so leaves keep their shape.
@@ -38,25 +30,17 @@ locus::task<void> relax(const step* s, int i0, int i1, int j0, int j1) {
   co_await locus::sync();
 }
 
-locus::task<void> solve(dist* d, int n, dist* row, dist* col) {
-  const step s{d, row, col, n};
-  for (int k = 0; k < n; ++k) {
-    floyd_kernel::take_pivot(d, n, k, row, col);
-    co_await relax(&s, 0, n, 0, n);
+locus::task<void> solve(floyd_kernel::instance* in) {
+  const step s = in->pointers();
+  for (int k = 0; k < s.n; ++k) {
+    floyd_kernel::take_pivot(s.d, s.n, k, in->row.data(), in->col.data());
+    co_await relax(&s, 0, s.n, 0, s.n);
   }
 }
 
 }  // namespace
 
 bench::outcome floyd_locus(const bench::args& a) {
-  const int n = floyd_kernel::parse(a.size);
-  std::vector<dist> d = floyd_kernel::graph(n);
-  std::vector<dist> row(n);
-  std::vector<dist> col(n);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(solve(d.data(), n, row.data(), col.data()));
-  out.seconds = clock.seconds();
-  floyd_kernel::check(out, n, d, true);
-  return out;
+  const auto body = [&a](floyd_kernel::instance& in) { a.rt->run(solve(&in)); };
+  return bench::measure(a.size, floyd_kernel::setup, body, floyd_kernel::check);
 }

@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -28,6 +27,7 @@
 
 #include "../../kernel.hpp"
 #include "../dims.hpp"
+#include "../reference_cache.hpp"
 
 namespace heat_kernel {
 
@@ -128,17 +128,9 @@ inline void step_rows(const problem& pr, const double* from, double* to, int lo,
   return result(pr, g);
 }
 
-/// The serial result for `pr`, computed once per size and kept (the harness repeats runs).
+/// The serial result for `pr`, computed once per size.
 [[nodiscard]] inline const std::vector<double>& serial_reference(const problem& pr) {
-  static std::mutex mutex;
-  static std::string key;
-  static std::vector<double> value;
-  const std::lock_guard lock(mutex);
-  if (key != pr.size || value.empty()) {
-    value = solve_serial(pr);
-    key = pr.size;
-  }
-  return value;
+  return bench::cached_reference(pr.size, [&pr] { return solve_serial(pr); });
 }
 
 /// Scientific notation with 3 digits (std::to_string would print 0.000000 for the errors).
@@ -150,8 +142,8 @@ inline void step_rows(const problem& pr, const double* from, double* to, int lo,
 
 /// Checks `u` against the exact solution (always) and, for parallel versions, against the
 /// serial result bit for bit; fills the outcome's verdict and detail.
-inline void check(bench::outcome& out, const problem& pr, const std::vector<double>& u,
-                  bool compare_to_serial) {
+inline void check_grid(bench::outcome& out, const problem& pr, const std::vector<double>& u,
+                       bool compare_to_serial) {
   const double t = pr.nt * pr.dt;
   const double decay = std::exp(-2.0 * t);
   double max_err = 0;
@@ -176,6 +168,42 @@ inline void check(bench::outcome& out, const problem& pr, const std::vector<doub
     out.verified = std::memcmp(ref.data(), u.data(), ref.size() * sizeof(double)) == 0;
     if (!out.verified) out.detail += "; differs from the serial result";
   }
+}
+
+/// A run's input: the problem and its two buffers.
+struct instance {
+  problem pr;
+  grids g;
+
+  /// Time step t's source and destination buffers (step t reads buffer t % 2).
+  [[nodiscard]] const double* from(int t) const { return t % 2 == 0 ? g.a.data() : g.b.data(); }
+  [[nodiscard]] double* to(int t) { return t % 2 == 0 ? g.b.data() : g.a.data(); }
+
+  /// step(from, to) for every time step in order: the time loop of the versions whose step is
+  /// a plain call (all but locus's coroutine).
+  template <class Step>
+  void for_each_step(Step step) {
+    for (int t = 0; t < pr.nt; ++t)
+      step(from(t), to(t));
+  }
+};
+
+/// bench::measure()'s setup: parses `size` and sets the initial value.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  instance in{parse(size), {}};
+  in.g = initial(in.pr);
+  return in;
+}
+
+/// bench::measure()'s verify for the parallel versions: the exact solution and the serial
+/// result.
+inline void check(bench::outcome& out, const instance& in) {
+  check_grid(out, in.pr, result(in.pr, in.g), true);
+}
+
+/// The serial version's verify: it is the reference, so the exact solution only.
+inline void check_serial(bench::outcome& out, const instance& in) {
+  check_grid(out, in.pr, result(in.pr, in.g), false);
 }
 
 }  // namespace heat_kernel

@@ -19,23 +19,14 @@ locus::task<void> rows(const heat_kernel::problem* pr, const double* from, doubl
   co_await locus::sync();
 }
 
-locus::task<void> solve(const heat_kernel::problem* pr, heat_kernel::grids* g) {
-  for (int t = 0; t < pr->nt; ++t) {
-    const bool even = t % 2 == 0;
-    co_await rows(pr, even ? g->a.data() : g->b.data(), even ? g->b.data() : g->a.data(), 1,
-                  pr->nx - 1);
-  }
+locus::task<void> solve(heat_kernel::instance* in) {
+  for (int t = 0; t < in->pr.nt; ++t)
+    co_await rows(&in->pr, in->from(t), in->to(t), 1, in->pr.nx - 1);
 }
 
 }  // namespace
 
 bench::outcome heat_locus(const bench::args& a) {
-  const heat_kernel::problem pr = heat_kernel::parse(a.size);
-  heat_kernel::grids g = heat_kernel::initial(pr);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(solve(&pr, &g));
-  out.seconds = clock.seconds();
-  heat_kernel::check(out, pr, heat_kernel::result(pr, g), true);
-  return out;
+  const auto body = [&a](heat_kernel::instance& in) { a.rt->run(solve(&in)); };
+  return bench::measure(a.size, heat_kernel::setup, body, heat_kernel::check);
 }

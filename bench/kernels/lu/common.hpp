@@ -20,25 +20,20 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace lu_kernel {
 
 inline constexpr std::size_t k_block = 16;
 
 [[nodiscard]] inline std::size_t parse_n(const std::string& size) {
-  std::size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(size, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const long long nb = n / static_cast<long long>(k_block);
-  if (used != size.size() || n < 16 || n > 8192 || n % 16 != 0 || (nb & (nb - 1)) != 0) {
+  const auto n = bench::parse_int(size, 16, 8192);
+  const long long nb = n ? *n / static_cast<long long>(k_block) : 0;
+  if (!n || *n % 16 != 0 || (nb & (nb - 1)) != 0) {
     throw std::invalid_argument(
         "lu: size must be n = 16 * 2^k with 16 <= n <= 8192 (e.g. 128, 1024), got '" + size + "'");
   }
-  return static_cast<std::size_t>(n);
+  return static_cast<std::size_t>(*n);
 }
 
 /// A square sub-matrix of nb x nb blocks: top-left element and the whole matrix's row stride.
@@ -111,9 +106,31 @@ inline void block_schur(view m, view v, view w) {
   return a;
 }
 
-/// Checks that the unit-lower L and upper U stored in lu multiply back to a.
-inline void check(bench::outcome& out, const std::vector<double>& a, const std::vector<double>& lu,
-                  std::size_t n) {
+/// A run's input: the matrix, and the copy that is factored in place.
+struct instance {
+  std::size_t n = 0;
+  std::vector<double> a;   ///< the input, kept for the check
+  std::vector<double> lu;  ///< starts as a copy of a; L and U after the run
+
+  /// The whole working matrix and its size in blocks, what every version's lu() takes.
+  [[nodiscard]] view whole() { return view{lu.data(), n}; }
+  [[nodiscard]] std::size_t blocks() const { return n / k_block; }
+};
+
+/// bench::measure()'s setup: parses `size` and builds the matrix and its working copy.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  instance in;
+  in.n = parse_n(size);
+  in.a = make_input(in.n);
+  in.lu = in.a;
+  return in;
+}
+
+/// Checks that the unit-lower L and upper U stored in in.lu multiply back to in.a.
+inline void check(bench::outcome& out, const instance& in) {
+  const std::size_t n = in.n;
+  const std::vector<double>& a = in.a;
+  const std::vector<double>& lu = in.lu;
   std::vector<double> prod(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     double* row = &prod[i * n];

@@ -82,13 +82,6 @@ locus::task<void> lu(view m, std::size_t nb) {
 }  // namespace
 
 bench::outcome lu_locus(const bench::args& a) {
-  const std::size_t n = lu_kernel::parse_n(a.size);
-  const std::vector<double> input = lu_kernel::make_input(n);
-  std::vector<double> m = input;
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(lu(view{m.data(), n}, n / lu_kernel::k_block));
-  out.seconds = clock.seconds();
-  lu_kernel::check(out, input, m, n);
-  return out;
+  const auto body = [&a](lu_kernel::instance& in) { a.rt->run(lu(in.whole(), in.blocks())); };
+  return bench::measure(a.size, lu_kernel::setup, body, lu_kernel::check);
 }

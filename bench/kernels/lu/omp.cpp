@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -90,16 +91,8 @@ void lu(view m, std::size_t nb) {
 }  // namespace
 
 bench::outcome lu_omp(const bench::args& a) {
-  const std::size_t n = lu_kernel::parse_n(a.size);
-  const std::vector<double> input = lu_kernel::make_input(n);
-  std::vector<double> m = input;
-  const view whole{m.data(), n};
-  bench::outcome out;
-  const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-  lu(whole, n / lu_kernel::k_block);
-  out.seconds = clock.seconds();
-  lu_kernel::check(out, input, m, n);
-  return out;
+  const auto body = [](lu_kernel::instance& in) {
+    bench::omp_single([&in] { lu(in.whole(), in.blocks()); });
+  };
+  return bench::measure(a.size, lu_kernel::setup, body, lu_kernel::check);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../dims.hpp"
 
 namespace matmul_kernel {
 
@@ -23,18 +24,12 @@ namespace matmul_kernel {
 inline constexpr std::size_t k_base = 64;
 
 [[nodiscard]] inline std::size_t parse_n(const std::string& size) {
-  std::size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(size, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != size.size() || n < 1 || n > 8192) {
+  const auto n = bench::parse_int(size, 1, 8192);
+  if (!n) {
     throw std::invalid_argument("matmul: size must be an integer n in [1, 8192], got '" + size +
                                 "'");
   }
-  return static_cast<std::size_t>(n);
+  return static_cast<std::size_t>(*n);
 }
 
 /// A block of a row-major matrix: `at` is its top-left element, ld the row stride of the whole.
@@ -118,6 +113,11 @@ struct problem {
 
   [[nodiscard]] block_args whole() { return {a.data(), b.data(), c.data(), n, n, n, n}; }
 };
+
+/// bench::measure()'s setup: parses `size` and fills A and B.
+[[nodiscard]] inline problem setup(const std::string& size) {
+  return problem(parse_n(size));
+}
 
 /// Compares C with the iterative product (computed here, untimed): max |error| relative to
 /// max |C| must be below 1e-9.

@@ -30,11 +30,6 @@ locus::task<void> multiply(block_args x) {
 }  // namespace
 
 bench::outcome matmul_locus(const bench::args& a) {
-  matmul_kernel::problem pr(matmul_kernel::parse_n(a.size));
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(multiply(pr.whole()));
-  out.seconds = clock.seconds();
-  matmul_kernel::check(out, pr);
-  return out;
+  const auto body = [&a](matmul_kernel::problem& pr) { a.rt->run(multiply(pr.whole())); };
+  return bench::measure(a.size, matmul_kernel::setup, body, matmul_kernel::check);
 }

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -32,14 +33,8 @@ void multiply(const block_args& x) {
 }  // namespace
 
 bench::outcome matmul_omp(const bench::args& a) {
-  matmul_kernel::problem pr(matmul_kernel::parse_n(a.size));
-  const block_args whole = pr.whole();
-  bench::outcome out;
-  const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-  multiply(whole);
-  out.seconds = clock.seconds();
-  matmul_kernel::check(out, pr);
-  return out;
+  const auto body = [](matmul_kernel::problem& pr) {
+    bench::omp_single([&pr] { multiply(pr.whole()); });
+  };
+  return bench::measure(a.size, matmul_kernel::setup, body, matmul_kernel::check);
 }

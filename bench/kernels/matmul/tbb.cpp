@@ -31,11 +31,7 @@ void multiply(const block_args& x) {
 }  // namespace
 
 bench::outcome matmul_tbb(const bench::args& a) {
-  matmul_kernel::problem pr(matmul_kernel::parse_n(a.size));
-  bench::outcome out;
-  const bench::stopwatch clock;
-  multiply(pr.whole());
-  out.seconds = clock.seconds();
-  matmul_kernel::check(out, pr);
-  return out;
+  return bench::measure(
+      a.size, matmul_kernel::setup, [](matmul_kernel::problem& pr) { multiply(pr.whole()); },
+      matmul_kernel::check);
 }

@@ -1,5 +1,6 @@
-// nqueens, locus: each legal column above the cutoff is a spawned task with its own copy of the
-// board; children write their counts into this frame's slot array, summed after the sync.
+// nqueens, locus: each legal column above the cutoff (with no cutoff: every legal column) is a
+// spawned task with its own copy of the board; children write their counts into this frame's
+// slot array, summed after the sync.
 #include <locus/locus.hpp>
 
 #include "../../kernel.hpp"
@@ -8,22 +9,23 @@
 namespace {
 
 using nqueens_kernel::board;
+using nqueens_kernel::problem;
 
-locus::task<void> solve(int n, board b, int row, std::int64_t* result) {
-  if (nqueens_kernel::below_cutoff(n, row)) {
-    *result = nqueens_kernel::serial_count(n, b, row);
+locus::task<void> solve(problem p, board b, int row, std::int64_t* result) {
+  if (p.below_cutoff(row)) {
+    *result = nqueens_kernel::serial_count(p.n, b, row);
     co_return;
   }
   std::array<std::int64_t, nqueens_kernel::k_max_n> counts{};
-  for (int col = 0; col < n; ++col) {
+  for (int col = 0; col < p.n; ++col) {
     if (!nqueens_kernel::legal(b, row, col)) continue;
     board child = b;
     child[row] = static_cast<signed char>(col);
-    co_await locus::spawn(solve(n, child, row + 1, &counts[col]));
+    co_await locus::spawn(solve(p, child, row + 1, &counts[col]));
   }
   co_await locus::sync();
   std::int64_t total = 0;
-  for (int col = 0; col < n; ++col)
+  for (int col = 0; col < p.n; ++col)
     total += counts[col];
   *result = total;
 }
@@ -31,12 +33,10 @@ locus::task<void> solve(int n, board b, int row, std::int64_t* result) {
 }  // namespace
 
 bench::outcome nqueens_locus(const bench::args& a) {
-  const int n = nqueens_kernel::parse_n(a.size);
-  bench::outcome out;
-  std::int64_t r = 0;
-  const bench::stopwatch clock;
-  a.rt->run(solve(n, board{}, 0, &r));
-  out.seconds = clock.seconds();
-  nqueens_kernel::check(out, n, r);
-  return out;
+  const auto body = [&a](problem p) {
+    std::int64_t r = 0;
+    a.rt->run(solve(p, board{}, 0, &r));
+    return r;
+  };
+  return bench::measure(a.size, nqueens_kernel::parse, body, nqueens_kernel::check);
 }

@@ -96,8 +96,23 @@ class parents {
 /// The root of the search; it claims itself as its own parent.
 inline constexpr int root = 0;
 
-/// Checks that `p` is a spanning tree of `t` rooted at `root`; fills the verdict and detail.
-inline void check(bench::outcome& out, const torus& t, const parents& p) {
+/// A run's input: the torus and its parent array, every node unvisited.
+struct instance {
+  torus t;
+  parents p;
+};
+
+/// bench::measure()'s setup: parses `size` and allocates the parents.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  const torus t = parse(size);
+  return instance{t, parents(t.nodes())};
+}
+
+/// Checks that the parents form a spanning tree of the torus rooted at `root`; fills the
+/// verdict and detail.
+inline void check(bench::outcome& out, const instance& in) {
+  const torus& t = in.t;
+  const parents& p = in.p;
   const int n = t.nodes();
   out.verified = false;
   if (p.parent(root) != root) {

@@ -29,13 +29,9 @@ locus::task<void> run_search(const search* s) {
 }  // namespace
 
 bench::outcome pdfs_locus(const bench::args& a) {
-  const pdfs_kernel::torus t = pdfs_kernel::parse(a.size);
-  pdfs_kernel::parents p(t.nodes());
-  const search s{t, &p};
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(run_search(&s));
-  out.seconds = clock.seconds();
-  pdfs_kernel::check(out, t, p);
-  return out;
+  const auto body = [&a](pdfs_kernel::instance& in) {
+    const search s{in.t, &in.p};
+    a.rt->run(run_search(&s));
+  };
+  return bench::measure(a.size, pdfs_kernel::setup, body, pdfs_kernel::check);
 }

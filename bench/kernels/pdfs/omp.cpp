@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -62,16 +63,9 @@ void visit(const search* s, int node, int from) {
 }  // namespace
 
 bench::outcome pdfs_omp(const bench::args& a) {
-  const pdfs_kernel::torus t = pdfs_kernel::parse(a.size);
-  pdfs_kernel::parents p(t.nodes());
-  const search s{t, &p};
-  const search* sp = &s;
-  bench::outcome out;
-  const bench::stopwatch clock;
-#pragma omp parallel firstprivate(sp)
-#pragma omp single
-  visit(sp, pdfs_kernel::root, pdfs_kernel::root);
-  out.seconds = clock.seconds();
-  pdfs_kernel::check(out, t, p);
-  return out;
+  const auto body = [](pdfs_kernel::instance& in) {
+    const search s{in.t, &in.p};
+    bench::omp_single([sp = &s] { visit(sp, pdfs_kernel::root, pdfs_kernel::root); });
+  };
+  return bench::measure(a.size, pdfs_kernel::setup, body, pdfs_kernel::check);
 }

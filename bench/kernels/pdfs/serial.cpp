@@ -6,29 +6,30 @@
 #include "../../kernel.hpp"
 #include "common.hpp"
 
-bench::outcome pdfs_serial(const bench::args& a) {
-  const pdfs_kernel::torus t = pdfs_kernel::parse(a.size);
-  pdfs_kernel::parents p(t.nodes());
+namespace {
+
+void search(pdfs_kernel::instance& in) {
   struct visit {
     int node;
     int from;
   };
   std::vector<visit> pending;
-  bench::outcome out;
-  const bench::stopwatch clock;
   pending.push_back({pdfs_kernel::root, pdfs_kernel::root});
   while (!pending.empty()) {
     const visit v = pending.back();
     pending.pop_back();
-    if (!p.claim(v.node, v.from)) continue;
+    if (!in.p.claim(v.node, v.from)) continue;
     int nb[4];
-    t.neighbours(v.node, nb);
+    in.t.neighbours(v.node, nb);
     // Pushed in reverse so that the first neighbour is visited first, as a spawn would be.
     for (int k = 3; k >= 0; --k) {
-      if (p.unvisited(nb[k])) pending.push_back({nb[k], v.node});
+      if (in.p.unvisited(nb[k])) pending.push_back({nb[k], v.node});
     }
   }
-  out.seconds = clock.seconds();
-  pdfs_kernel::check(out, t, p);
-  return out;
+}
+
+}  // namespace
+
+bench::outcome pdfs_serial(const bench::args& a) {
+  return bench::measure(a.size, pdfs_kernel::setup, search, pdfs_kernel::check);
 }

@@ -26,17 +26,11 @@ void visit(const search* s, int node, int from) {
 }  // namespace
 
 bench::outcome pdfs_tbb(const bench::args& a) {
-  const pdfs_kernel::torus t = pdfs_kernel::parse(a.size);
-  pdfs_kernel::parents p(t.nodes());
-  bench::outcome out;
-  const bench::stopwatch clock;
-  {
+  const auto body = [](pdfs_kernel::instance& in) {
     tbb::task_group group;
-    const search s{t, &p, &group};
+    const search s{in.t, &in.p, &group};
     group.run([&s] { visit(&s, pdfs_kernel::root, pdfs_kernel::root); });
     group.wait();
-  }
-  out.seconds = clock.seconds();
-  pdfs_kernel::check(out, t, p);
-  return out;
+  };
+  return bench::measure(a.size, pdfs_kernel::setup, body, pdfs_kernel::check);
 }

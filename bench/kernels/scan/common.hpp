@@ -11,6 +11,7 @@
 // lost, doubled or misplaced element shows up.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <stdexcept>
@@ -93,8 +94,45 @@ inline void offsets_from_sums(double* sums, std::size_t count) {
   }
 }
 
-/// Compares `out` with the exact integer prefix sums; fills the verdict and detail.
-inline void check(bench::outcome& out, const std::vector<double>& result) {
+/// The blocked scan's passes on raw pointers, what the parallel loops capture.
+struct passes {
+  const double* src;
+  double* dst;
+  double* part;  ///< one per block: its sum after pass 1, its offset after pass 2
+  std::size_t n;
+
+  [[nodiscard]] std::size_t count() const { return blocks(n); }
+  /// Pass 1 for block b: its sum.
+  void sum(std::size_t b) const {
+    part[b] = block_sum(src, b * block, std::min(n, (b + 1) * block));
+  }
+  /// Pass 2, serial: the block offsets.
+  void offsets() const { offsets_from_sums(part, count()); }
+  /// Pass 3 for block b: its scan from its offset.
+  void scan(std::size_t b) const {
+    block_scan(src, dst, b * block, std::min(n, (b + 1) * block), part[b]);
+  }
+};
+
+/// A run's input: the values, the output and the block sums of the blocked scan.
+struct instance {
+  std::size_t n = 0;
+  std::vector<double> values;
+  std::vector<double> result;
+  std::vector<double> sums;  ///< one per block (the serial version leaves it alone)
+
+  [[nodiscard]] passes pointers() { return passes{values.data(), result.data(), sums.data(), n}; }
+};
+
+/// bench::measure()'s setup: parses `size` and draws the values.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  const std::size_t n = parse(size);
+  return instance{n, input(n), std::vector<double>(n), std::vector<double>(blocks(n))};
+}
+
+/// Compares the result with the exact integer prefix sums; fills the verdict and detail.
+inline void check(bench::outcome& out, const instance& in) {
+  const std::vector<double>& result = in.result;
   draws lcg;
   std::uint64_t prefix = 0;
   std::size_t first_bad = result.size();

@@ -3,13 +3,8 @@
 #include "common.hpp"
 
 bench::outcome scan_serial(const bench::args& a) {
-  const std::size_t n = scan_kernel::parse(a.size);
-  const std::vector<double> in = scan_kernel::input(n);
-  std::vector<double> result(n);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  scan_kernel::block_scan(in.data(), result.data(), 0, n, 0.0);
-  out.seconds = clock.seconds();
-  scan_kernel::check(out, result);
-  return out;
+  const auto body = [](scan_kernel::instance& in) {
+    scan_kernel::block_scan(in.values.data(), in.result.data(), 0, in.n, 0.0);
+  };
+  return bench::measure(a.size, scan_kernel::setup, body, scan_kernel::check);
 }

@@ -13,13 +13,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../kernel.hpp"
 #include "../dims.hpp"
+#include "../reference_cache.hpp"
 
 namespace sor_kernel {
 
@@ -99,21 +99,39 @@ struct problem {
   return g;
 }
 
-/// The reference for `pr`, computed once per size and kept (the harness repeats runs).
+/// The reference for `pr`, computed once per size.
 [[nodiscard]] inline const std::vector<double>& reference(const problem& pr) {
-  static std::mutex mutex;
-  static std::string key;
-  static std::vector<double> value;
-  const std::lock_guard lock(mutex);
-  if (key != pr.size || value.empty()) {
-    value = solve_reference(pr);
-    key = pr.size;
-  }
-  return value;
+  return bench::cached_reference(pr.size, [&pr] { return solve_reference(pr); });
 }
 
-/// Compares `g` with the reference bit for bit; fills the verdict and detail.
-inline void check(bench::outcome& out, const problem& pr, const std::vector<double>& g) {
+/// A run's input: the problem and its grid.
+struct instance {
+  problem pr;
+  std::vector<double> g;
+
+  /// sweep(grid, n, colour) for every half-sweep in order, red then black, iters times: the
+  /// iteration loop of the versions whose half-sweep is a plain call (all but locus's
+  /// coroutine).
+  template <class Sweep>
+  void for_each_half_sweep(Sweep sweep) {
+    for (int it = 0; it < pr.iters; ++it) {
+      for (int colour = 0; colour < 2; ++colour)
+        sweep(g.data(), pr.n, colour);
+    }
+  }
+};
+
+/// bench::measure()'s setup: parses `size` and draws the initial grid.
+[[nodiscard]] inline instance setup(const std::string& size) {
+  instance in{parse(size), {}};
+  in.g = initial(in.pr);
+  return in;
+}
+
+/// Compares the grid with the reference bit for bit; fills the verdict and detail.
+inline void check(bench::outcome& out, const instance& in) {
+  const problem& pr = in.pr;
+  const std::vector<double>& g = in.g;
   const std::vector<double>& ref = reference(pr);
   std::size_t differ = 0;
   double sum = 0;

@@ -19,12 +19,8 @@ locus::task<void> solve(double* grid, int n, int iters) {
 }  // namespace
 
 bench::outcome sor_locus(const bench::args& a) {
-  const sor_kernel::problem pr = sor_kernel::parse(a.size);
-  std::vector<double> g = sor_kernel::initial(pr);
-  bench::outcome out;
-  const bench::stopwatch clock;
-  a.rt->run(solve(g.data(), pr.n, pr.iters));
-  out.seconds = clock.seconds();
-  sor_kernel::check(out, pr, g);
-  return out;
+  const auto body = [&a](sor_kernel::instance& in) {
+    a.rt->run(solve(in.g.data(), in.pr.n, in.pr.iters));
+  };
+  return bench::measure(a.size, sor_kernel::setup, body, sor_kernel::check);
 }

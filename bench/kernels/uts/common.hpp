@@ -175,9 +175,16 @@ class child_slots {
 /// 4 MiB TBB worker stack, or libgomp's default (measured: about 0.3, 1 and 2 KiB per level).
 inline constexpr std::size_t k_deep_stack = std::size_t{256} << 20;
 
-/// Runs f() on a new thread with a k_deep_stack stack, waits for it and rethrows what it threw.
+/// bench::measure()'s context for the versions that recurse on the C++ stack: runs the timed
+/// region f() on a new thread with a k_deep_stack stack, waits for it and rethrows what it
+/// threw.
+struct on_deep_stack {
+  template <class F>
+  void operator()(F& f) const;
+};
+
 template <class F>
-void on_deep_stack(F& f) {
+void on_deep_stack::operator()(F& f) const {
   struct job {
     F* f;
     std::exception_ptr error;

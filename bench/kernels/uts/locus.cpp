@@ -26,12 +26,10 @@ locus::task<void> visit(const uts_kernel::tree_spec* t, node n, tally* result) {
 }  // namespace
 
 bench::outcome uts_locus(const bench::args& a) {
-  const uts_kernel::tree_spec& t = uts_kernel::parse(a.size);
-  bench::outcome out;
-  tally r;
-  const bench::stopwatch clock;
-  a.rt->run(visit(&t, uts_kernel::root(t), &r));
-  out.seconds = clock.seconds();
-  uts_kernel::check(out, t, r);
-  return out;
+  const auto body = [&a](const uts_kernel::tree_spec& t) {
+    tally r;
+    a.rt->run(visit(&t, uts_kernel::root(t), &r));
+    return r;
+  };
+  return bench::measure(a.size, uts_kernel::parse, body, uts_kernel::check);
 }

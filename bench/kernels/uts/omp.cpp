@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "../../kernel.hpp"
+#include "../omp_single.hpp"
 #include "common.hpp"
 
 namespace {
@@ -24,36 +25,33 @@ tally visit(const uts_kernel::tree_spec* t, const node& n) {
   return uts_kernel::combine(n, slots, count);
 }
 
+// Deep trees nest a frame per level on every thread. libgomp creates its workers at the first
+// parallel region (each run is a fresh process) with the default thread attributes unless
+// OMP_STACKSIZE is set, so this context raises that default around the timed region; the
+// master is the deep-stack thread.
+struct on_deep_stacks {
+  template <class F>
+  void operator()(F& timed) const {
+    pthread_attr_t saved;
+    const bool have_saved = pthread_getattr_default_np(&saved) == 0;
+    pthread_attr_t deep;
+    pthread_attr_init(&deep);
+    pthread_attr_setstacksize(&deep, uts_kernel::k_deep_stack);
+    pthread_setattr_default_np(&deep);
+    pthread_attr_destroy(&deep);
+    uts_kernel::on_deep_stack{}(timed);
+    if (have_saved) {
+      pthread_setattr_default_np(&saved);
+      pthread_attr_destroy(&saved);
+    }
+  }
+};
+
 }  // namespace
 
 bench::outcome uts_omp(const bench::args& a) {
-  const uts_kernel::tree_spec& t = uts_kernel::parse(a.size);
-  const uts_kernel::tree_spec* tp = &t;
-  bench::outcome out;
-  tally r;
-  auto traverse = [&] {
-    const bench::stopwatch clock;
-#pragma omp parallel
-#pragma omp single
-    r = visit(tp, uts_kernel::root(t));
-    out.seconds = clock.seconds();
+  const auto body = [](const uts_kernel::tree_spec& t) {
+    return bench::omp_single([&t] { return visit(&t, uts_kernel::root(t)); });
   };
-  // Deep trees nest a frame per level on every thread. libgomp creates its workers at the first
-  // parallel region (each run is a fresh process) with the default thread attributes unless
-  // OMP_STACKSIZE is set, so raise that default around the run; the master is the deep-stack
-  // thread.
-  pthread_attr_t saved;
-  const bool have_saved = pthread_getattr_default_np(&saved) == 0;
-  pthread_attr_t deep;
-  pthread_attr_init(&deep);
-  pthread_attr_setstacksize(&deep, uts_kernel::k_deep_stack);
-  pthread_setattr_default_np(&deep);
-  pthread_attr_destroy(&deep);
-  uts_kernel::on_deep_stack(traverse);
-  if (have_saved) {
-    pthread_setattr_default_np(&saved);
-    pthread_attr_destroy(&saved);
-  }
-  uts_kernel::check(out, t, r);
-  return out;
+  return bench::measure(a.size, uts_kernel::parse, body, uts_kernel::check, on_deep_stacks{});
 }

@@ -18,15 +18,7 @@ tally visit(const uts_kernel::tree_spec& t, const node& n) {
 }  // namespace
 
 bench::outcome uts_serial(const bench::args& a) {
-  const uts_kernel::tree_spec& t = uts_kernel::parse(a.size);
-  bench::outcome out;
-  tally r;
-  auto traverse = [&] {
-    const bench::stopwatch clock;
-    r = visit(t, uts_kernel::root(t));
-    out.seconds = clock.seconds();
-  };
-  uts_kernel::on_deep_stack(traverse);
-  uts_kernel::check(out, t, r);
-  return out;
+  const auto body = [](const uts_kernel::tree_spec& t) { return visit(t, uts_kernel::root(t)); };
+  return bench::measure(a.size, uts_kernel::parse, body, uts_kernel::check,
+                        uts_kernel::on_deep_stack{});
 }

@@ -27,18 +27,10 @@ tally visit(const uts_kernel::tree_spec* t, const node& n) {
 }  // namespace
 
 bench::outcome uts_tbb(const bench::args& a) {
-  const uts_kernel::tree_spec& t = uts_kernel::parse(a.size);
   // Deep trees nest a frame per level on every thread: give TBB's workers (created on first
   // use, and each run is a fresh process) and the calling thread deep stacks.
   const tbb::global_control stack(tbb::global_control::thread_stack_size, uts_kernel::k_deep_stack);
-  bench::outcome out;
-  tally r;
-  auto traverse = [&] {
-    const bench::stopwatch clock;
-    r = visit(&t, uts_kernel::root(t));
-    out.seconds = clock.seconds();
-  };
-  uts_kernel::on_deep_stack(traverse);
-  uts_kernel::check(out, t, r);
-  return out;
+  const auto body = [](const uts_kernel::tree_spec& t) { return visit(&t, uts_kernel::root(t)); };
+  return bench::measure(a.size, uts_kernel::parse, body, uts_kernel::check,
+                        uts_kernel::on_deep_stack{});
 }

@@ -9,6 +9,11 @@
 
 namespace locus {
 
+/// A callable join() accepts: called with no arguments, it returns void or task<void>.
+template <class F>
+concept join_callable = std::invocable<F&> &&(std::is_void_v<std::invoke_result_t<F&>> ||
+                                              std::same_as<std::invoke_result_t<F&>, task<void>>);
+
 namespace detail {
 /// Calls `f()`; awaits the result if it is a task<void>.
 template <class F>
@@ -22,9 +27,11 @@ task<void> invoke_as_task(F* f) {
 }  // namespace detail
 
 /// Runs f and g in parallel (f spawned, g on this worker) and returns when both are done.
-/// Each may return void or task<void>. Rethrows the first exception after both finished.
+/// Each may return void or task<void> (a task<T> with a value is refused: it would be dropped
+/// unrun). f and g are moved into join's frame, so their captures live until both are done.
+/// Rethrows the first exception after both finished.
 template <class F, class G>
-requires std::invocable<F&> && std::invocable<G&> task<void> join(F f, G g) {
+requires join_callable<F> && join_callable<G> task<void> join(F f, G g) {
   co_await spawn(detail::invoke_as_task(&f));
   co_await detail::invoke_as_task(&g);
   co_await sync();

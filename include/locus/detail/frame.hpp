@@ -35,7 +35,11 @@ enum class frame_kind : std::uint8_t {
 };
 
 /// First exception wins; the rest are dropped. Writers may race (children on several
-/// workers); the reader runs after the join, which orders it after every writer.
+/// workers); readers run after the join, which orders them after every writer.
+///
+/// Reading never empties the slot unless the reader says so (`take`): a child's exception is
+/// *copied* to its parent at completion, so the child's own future can still rethrow it after
+/// the parent caught it at sync (std::exception_ptr is reference counted; a copy is cheap).
 class exception_slot {
  public:
   exception_slot() = default;
@@ -47,12 +51,18 @@ class exception_slot {
     auto* p = new (std::nothrow) std::exception_ptr(std::move(e));
     if (p == nullptr) std::terminate();  // cannot report an exception without memory
     std::exception_ptr* expected = nullptr;
-    // acq_rel: publishes *p to the thread that later takes it.
+    // acq_rel: publishes *p to the thread that later reads it.
     if (!m_ptr.compare_exchange_strong(expected, p, std::memory_order_acq_rel)) delete p;
   }
   [[nodiscard]] bool has() const noexcept {
     return m_ptr.load(std::memory_order_relaxed) != nullptr;
   }
+  /// A copy of the stored exception (null if none); the slot keeps it.
+  [[nodiscard]] std::exception_ptr get() const noexcept {
+    const std::exception_ptr* p = m_ptr.load(std::memory_order_acquire);
+    return p != nullptr ? *p : std::exception_ptr{};
+  }
+  /// The stored exception, emptying the slot (a sync that rethrows it consumes it).
   [[nodiscard]] std::exception_ptr take() noexcept {
     std::exception_ptr* p = m_ptr.exchange(nullptr, std::memory_order_acquire);
     if (p == nullptr) return {};
@@ -84,25 +94,32 @@ struct finish_scope {
   run_signal* signal = nullptr;  ///< signalled when it drains (runtime::run)
 };
 
+/// The frame header. Fields without an initialiser are written by whoever starts the frame
+/// (adopt() for spawns, calls and finish bodies; runtime::run for the root) before it first
+/// runs, so the coroutine's constructor does not store them only to have adopt() overwrite
+/// them on the spawn path.
 struct frame {
-  frame* m_parent = nullptr;            ///< spawn/call parent; null for the root
-  finish_scope* m_finish = nullptr;     ///< innermost enclosing finish scope
-  void* m_handle = nullptr;             ///< this coroutine's address
+  frame* m_parent;                      ///< spawn/call parent; null for the root
+  finish_scope* m_finish;               ///< innermost enclosing finish scope
+  void* m_handle = nullptr;             ///< this coroutine's address (get_return_object)
   frame* m_zombies = nullptr;           ///< spawned children whose futures died before a sync
-  frame* m_next_zombie = nullptr;       ///< link in the parent's zombie list
-  void* m_ext[2] = {nullptr, nullptr};  ///< extension slots: steal-tree node, data range
+  frame* m_next_zombie;                 ///< link in the parent's zombie list (when listed)
   std::atomic<std::int64_t> m_join{k_join_bias};
   exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
   std::uint32_t m_expected = 0;         ///< see the join protocol above
   std::uint32_t m_sync_epoch = 0;       ///< bumped by every completed sync
-  std::uint32_t m_parent_epoch = 0;     ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_parent_expected = 0;  ///< parent's m_expected when spawned work-first
-  std::uint32_t m_level = 0;            ///< depth in the spawn/call tree (root 0)
-  std::uint32_t m_spawn_index = 0;      ///< index of this frame among its parent's children
   std::uint32_t m_next_spawn = 0;       ///< index the next child of this frame gets
-  std::uint32_t m_place = 0;            ///< place this frame was started for
-  frame_kind m_kind = frame_kind::called;
-  bool m_work_first = false;  ///< spawned work-first: the parent sits on our deque
+  std::uint32_t m_parent_epoch;         ///< parent's m_sync_epoch when this frame was spawned
+  std::uint32_t m_parent_expected;      ///< parent's m_expected when spawned work-first
+  std::uint32_t m_level;                ///< depth in the spawn/call tree (root 0)
+  /// Level of the first frame of this frame's on-stack chain (SLAW's S): the frame a worker
+  /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
+  /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
+  std::uint32_t m_stack_base;
+  std::uint32_t m_spawn_index;          ///< index of this frame among its parent's children
+  std::uint32_t m_place;                ///< the place this frame runs in (see docs/design/0005)
+  frame_kind m_kind;
+  bool m_work_first;          ///< spawned work-first: the parent sits on our deque
   bool m_at_final = false;    ///< waiting for children at its final suspend point
 
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
@@ -115,9 +132,32 @@ struct frame {
     child.m_finish = m_finish;
     child.m_kind = kind;
     child.m_level = m_level + 1;
+    child.m_stack_base = m_stack_base;
     child.m_spawn_index = m_next_spawn++;
     child.m_parent_epoch = m_sync_epoch;
     child.m_place = m_place;
+  }
+
+  /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or
+  /// a join, rather than reaching it by a call or a work-first spawn.
+  void start_chain() noexcept { m_stack_base = m_level; }
+
+  /// The on-stack frames (SLAW's S) a child of this frame would make, itself included.
+  [[nodiscard]] std::uint32_t chain_length_of_child() const noexcept {
+    return m_level - m_stack_base + 1;
+  }
+
+  /// Make this frame a root (runtime::run) or a detached start: no parent, level 0.
+  void make_root(finish_scope* scope, std::uint32_t place) noexcept {
+    m_parent = nullptr;
+    m_finish = scope;
+    m_kind = frame_kind::root;
+    m_level = 0;
+    m_stack_base = 0;
+    m_spawn_index = 0;
+    m_parent_epoch = 0;
+    m_place = place;
+    m_work_first = false;
   }
 };
 

@@ -20,6 +20,35 @@
 // Layout: stacklets are k_stacklet_bytes long and aligned to their size, so a frame finds its
 // stacklet by masking its address. Each block has a 16-byte header (size, heap flag) so that
 // frames too large for a stacklet, or made outside a worker, go to the global heap.
+//
+// Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets in full
+// plus the used part of the current one (top, m_current and m_retired_bytes are written by the
+// owner only, as relaxed atomics so that other threads may read them: a plain mov). The peak
+// is the largest `held` since the last reset_peak(). The owner keeps it on its allocation
+// path, where `held` can only grow, with a relaxed load, compare and store (it is the only
+// writer, so no update is lost) and one relaxed load of the reset epoch. reset_peak() (its
+// callers serialize) stores the bytes held at that moment as a floor, then bumps the epoch;
+// the owner's next allocation sees the new epoch and restarts its peak from max(floor, held).
+// Between the reset and that allocation only frees happen on the owner, so the floor is the
+// peak. Hence:
+//   * with no allocation concurrent with reset_peak() (no run in progress) the peak since the
+//     reset is exact;
+//   * it is never below the floor, the bytes held at the reset (during a run, read racily: a
+//     reader can see a stacklet switch half done and over-count by at most one stacklet, never
+//     under-count); an allocation that races with the reset itself may be missed until a
+//     later one goes higher.
+//
+// AddressSanitizer (LOCUS_ASAN). To ASan a stacklet is one big aligned_alloc block, so a use
+// of a freed frame would go unnoticed. Under ASan the stack poisons what is not a live block:
+// a new stacklet is poisoned past its 64-byte header (which stays readable: `remote` is
+// touched by other threads), allocate() unpoisons exactly the block (header and payload), and
+// every free poisons exactly its block, after the header was last read and, for a remote
+// free, before the count is decremented (after that the owner may reuse the bytes). So the
+// free space of a stacklet is always poisoned, which covers a reset or reused stacklet; the
+// slow path poisons it in full again when it reuses one. Blocks are 16-byte aligned and ASan's
+// granule is 8, so poisoning a block never touches a live neighbour's shadow. A read of a
+// freed frame reports "use-after-poison". Heap blocks go through operator new/delete, which
+// ASan checks anyway. Other builds compile all of this away.
 #pragma once
 
 #include <atomic>
@@ -27,17 +56,58 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LOCUS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOCUS_ASAN 1
+#endif
+#endif
+#if !defined(LOCUS_ASAN)
+#define LOCUS_ASAN 0
+#endif
+#if LOCUS_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace locus::detail {
 
 inline constexpr std::size_t k_stacklet_bytes = std::size_t{256} << 10;  // 256 KiB
 inline constexpr std::size_t k_block_header = 16;
 
+/// True in AddressSanitizer builds, where freed frames and free stacklet space are poisoned.
+inline constexpr bool k_asan = LOCUS_ASAN != 0;
+
+/// ASan: mark [p, p + n) unusable / usable. No-ops in other builds.
+inline void asan_poison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) noexcept {
+#if LOCUS_ASAN
+  ASAN_POISON_MEMORY_REGION(p, n);
+#endif
+}
+inline void asan_unpoison([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) noexcept {
+#if LOCUS_ASAN
+  ASAN_UNPOISON_MEMORY_REGION(p, n);
+#endif
+}
+
+/// Under ASan, whether the byte at `p` is poisoned (a freed frame, free stacklet space);
+/// always false in other builds.
+[[nodiscard]] inline bool frame_stack_poisoned([[maybe_unused]] const void* p) noexcept {
+#if LOCUS_ASAN
+  return __asan_address_is_poisoned(p) != 0;
+#else
+  return false;
+#endif
+}
+
 struct stacklet {
   std::atomic<std::int64_t> remote{0};  ///< see the counting invariant above
   std::int64_t local_live = 0;          ///< owner-only: frames allocated minus owner frees
-  char* top = nullptr;                  ///< owner-only: bump pointer
+  std::atomic<char*> top{nullptr};      ///< bump pointer: the owner writes, anyone may read
   char* end = nullptr;
-  [[nodiscard]] char* base() noexcept { return reinterpret_cast<char*>(this) + k_block_header * 4; }
+  [[nodiscard]] char* base() const noexcept {
+    return reinterpret_cast<char*>(const_cast<stacklet*>(this)) + k_block_header * 4;
+  }
 };
 static_assert(sizeof(stacklet) <= k_block_header * 4);
 
@@ -57,53 +127,65 @@ class frame_stack {
   /// Allocate `n` bytes aligned to 16. Owner thread only.
   [[nodiscard]] void* allocate(std::size_t n) {
     const std::size_t total = ((n + 15) & ~std::size_t{15}) + k_block_header;
-    stacklet* s = m_current;
-    if (static_cast<std::size_t>(s->end - s->top) >= total) [[likely]] {
-      char* p = s->top;
-      s->top = p + total;
+    stacklet* s = m_current.load(std::memory_order_relaxed);
+    char* p = s->top.load(std::memory_order_relaxed);
+    if (static_cast<std::size_t>(s->end - p) >= total) [[likely]] {
+      s->top.store(p + total, std::memory_order_relaxed);
       ++s->local_live;
+      asan_unpoison(p, total);
       *reinterpret_cast<block_header*>(p) = {total, 0};
-      const std::size_t used = m_retired_bytes + static_cast<std::size_t>(s->top - s->base());
-      if (used > m_peak_bytes.load(std::memory_order_relaxed))
-        m_peak_bytes.store(used, std::memory_order_relaxed);
+      note_held(m_retired_bytes.load(std::memory_order_relaxed) +
+                static_cast<std::size_t>(p + total - s->base()));
       return p + k_block_header;
     }
     return allocate_slow(total);
   }
 
   /// Free a block made by `allocate` on this stack. Owner thread only; other frees go through
-  /// free_any().
+  /// free_remote().
   void deallocate_local(block_header* h) noexcept {
     stacklet* s = stacklet_of(h);
-    if (s == m_current) [[likely]] {
+    if (s == m_current.load(std::memory_order_relaxed)) [[likely]] {
       --s->local_live;
       char* p = reinterpret_cast<char*>(h);
-      if (p + h->bytes == s->top) {
+      const std::size_t bytes = h->bytes;
+      asan_poison(p, bytes);
+      if (p + bytes == s->top.load(std::memory_order_relaxed)) {
         // With no local frame left and (hence) no remote one, drop any holes below as well.
-        s->top = s->local_live == 0 ? s->base() : p;
+        s->top.store(s->local_live == 0 ? s->base() : p, std::memory_order_relaxed);
       } else if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
-        s->top = s->base();  // everything freed: drop the holes
+        s->top.store(s->base(), std::memory_order_relaxed);  // everything freed: drop the holes
       }
       return;
     }
-    free_remote(s);
+    free_remote(h);
   }
 
   [[nodiscard]] bool owns_current(const block_header* h) const noexcept {
-    return !h->heap && stacklet_of(h) == m_current;
+    return !h->heap && stacklet_of(h) == m_current.load(std::memory_order_relaxed);
   }
 
-  /// Peak bytes held: retired stacklets in full plus the used part of the current one.
-  [[nodiscard]] std::size_t peak_bytes() const noexcept {
-    return m_peak_bytes.load(std::memory_order_relaxed);
-  }
-  void reset_peak() noexcept { m_peak_bytes.store(0, std::memory_order_relaxed); }
+  /// Peak bytes held since the last reset_peak() (see the header comment). Any thread.
+  [[nodiscard]] std::size_t peak_bytes() const noexcept;
+  /// Bytes held now: retired stacklets in full plus the used part of the current one. Any
+  /// thread; exact when the owner is not allocating.
+  [[nodiscard]] std::size_t held_bytes() const noexcept;
+  /// Restart the peak from the bytes held now. Any thread; calls must not overlap (the
+  /// runtime's stats lock serializes them).
+  void reset_peak() noexcept;
 
   static stacklet* stacklet_of(const void* p) noexcept {
     return reinterpret_cast<stacklet*>(reinterpret_cast<std::uintptr_t>(p) &
                                        ~(std::uintptr_t{k_stacklet_bytes} - 1));
   }
-  /// A free from a thread that does not own the block's stacklet as its current one.
+  /// A free of block `h` from a thread that does not own its stacklet as its current one.
+  /// The block is poisoned before the count drops: after that the owner may reuse its bytes.
+  static void free_remote(block_header* h) noexcept {
+    asan_poison(h, h->bytes);
+    free_remote(stacklet_of(h));
+  }
+  /// The count part of a remote free, for callers that only know the stacklet (nothing is
+  /// poisoned: prefer free_remote(block_header*)).
   static void free_remote(stacklet* s) noexcept {
     s->remote.fetch_sub(1, std::memory_order_acq_rel);
   }
@@ -111,11 +193,27 @@ class frame_stack {
  private:
   void* allocate_slow(std::size_t total);
   static stacklet* new_stacklet();
+  /// Start allocating from `s` (empty: no live frame), poisoning its space again.
+  void switch_to(stacklet* s) noexcept;
 
-  stacklet* m_current = nullptr;
-  std::vector<stacklet*> m_retired;  ///< full stacklets with live frames (owner-only)
-  std::size_t m_retired_bytes = 0;
-  std::atomic<std::size_t> m_peak_bytes{0};  ///< owner writes (relaxed), stats() reads
+  /// The owner's peak bookkeeping after an allocation: `held` is the bytes held now.
+  void note_held(std::size_t held) noexcept {
+    if (m_reset_seen != m_reset_epoch.load(std::memory_order_relaxed)) [[unlikely]] {
+      acknowledge_reset(held);
+    } else if (held > m_peak_bytes.load(std::memory_order_relaxed)) {
+      m_peak_bytes.store(held, std::memory_order_relaxed);  // the owner is the only writer
+    }
+  }
+  void acknowledge_reset(std::size_t held) noexcept;
+
+  std::atomic<stacklet*> m_current{nullptr};    ///< owner writes; readers: held_bytes()
+  std::vector<stacklet*> m_retired;             ///< full stacklets with live frames (owner-only)
+  std::atomic<std::size_t> m_retired_bytes{0};  ///< owner writes; readers: held_bytes()
+  std::uint64_t m_reset_seen = 0;               ///< owner: the reset epoch m_peak_bytes counts from
+  std::atomic<std::size_t> m_peak_bytes{0};     ///< owner writes: peak since epoch m_peak_epoch
+  std::atomic<std::uint64_t> m_peak_epoch{0};   ///< owner publishes m_reset_seen (release)
+  std::atomic<std::uint64_t> m_reset_epoch{0};  ///< reset_peak() bumps it (release) ...
+  std::atomic<std::size_t> m_reset_floor{0};    ///< ... after storing the bytes held then
 };
 
 /// Blocks from the global heap with the same header (too large, or made off a worker).

@@ -55,8 +55,17 @@ struct promise_base : frame {
   void unhandled_exception() noexcept { m_exception.offer(std::current_exception()); }
 };
 
+/// A task's result was asked for but it has none: it has not completed (a future's get()
+/// before the spawning frame's sync) or it was never run. Out of line (src/scheduler.cpp).
+[[noreturn]] void throw_no_value();
+
 template <class T>
 struct promise final : promise_base {
+  static_assert(!std::is_rvalue_reference_v<T>,
+                "locus::task<T&&> is not supported: return a value (task<T>) or an lvalue "
+                "reference (task<T&>)");
+  static_assert(!std::is_array_v<T>, "locus::task<T[N]>: return a std::array instead");
+
   promise() noexcept {}
   ~promise() {
     if (m_has_value) m_value.~T();
@@ -70,9 +79,13 @@ struct promise final : promise_base {
     m_has_value = true;
   }
 
-  /// The result after completion: the value, or the task's exception rethrown.
+  /// The result after completion: the value, or the task's exception rethrown (a copy: asking
+  /// twice rethrows twice).
   T& result() & {
-    if (m_exception.has()) std::rethrow_exception(m_exception.take());
+    if (m_exception.has()) [[unlikely]]
+      std::rethrow_exception(m_exception.get());
+    if (!m_has_value) [[unlikely]]
+      throw_no_value();
     return m_value;
   }
 
@@ -82,12 +95,28 @@ struct promise final : promise_base {
   bool m_has_value = false;
 };
 
+/// task<T&>: the task returns a reference to an object that outlives it.
+template <class T>
+struct promise<T&> final : promise_base {
+  task<T&> get_return_object() noexcept;
+  void return_value(T& v) noexcept { m_ptr = std::addressof(v); }
+  T& result() const {
+    if (m_exception.has()) [[unlikely]]
+      std::rethrow_exception(m_exception.get());
+    if (m_ptr == nullptr) [[unlikely]]
+      throw_no_value();
+    return *m_ptr;
+  }
+  T* m_ptr = nullptr;
+};
+
 template <>
 struct promise<void> final : promise_base {
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}
-  void result() {
-    if (m_exception.has()) std::rethrow_exception(m_exception.take());
+  void result() const {
+    if (m_exception.has()) [[unlikely]]
+      std::rethrow_exception(m_exception.get());
   }
 };
 

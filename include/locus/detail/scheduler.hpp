@@ -4,6 +4,12 @@
 // outstanding) are inline and touch only the current worker's deque and frame stack. Anything
 // that involves another worker (a join, a mailbox, a finish scope) is out of line in
 // src/scheduler.cpp.
+//
+// Place rule (docs/design/0005): a frame runs only on workers of its place (m_place). Every
+// way a frame can be resumed keeps that: a work-first child and a call inherit the running
+// frame's place; a frame resumed by a join, a finish scope or a returning call on a worker of
+// another place is sent home through its place's mailbox; a frame that an idle worker of
+// another place takes (cross-place stealing) moves to the thief's place.
 #pragma once
 
 #include <coroutine>
@@ -31,7 +37,9 @@ inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uin
                                            std::uint32_t place, bool is_async) noexcept {
   worker& w = *t_worker;
   parent.adopt(child, is_async ? frame_kind::async : frame_kind::spawned);
-  if (place != k_any_place && place != w.place()) [[unlikely]]
+  // The running frame's place is its worker's place (the place rule), so this compares with
+  // the parent's field instead of the worker's.
+  if (place != k_any_place && place != parent.m_place) [[unlikely]]
     return spawn_remote(w, parent, child, place, is_async);
   // Counted before the child is published; the push's release orders it before any decrement.
   if (is_async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
@@ -42,6 +50,7 @@ inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uin
     w.tasks().push(continuation_item(&parent, is_async));
     return transfer(child.handle());
   }
+  child.m_work_first = false;
   if (!is_async) ++parent.m_expected;
   w.note_fresh_pushed();
   counters::bump(w.stats().spawns_help_first);
@@ -70,12 +79,25 @@ inline void after_join(frame& f) noexcept {
   if (f.m_zombies != nullptr) reap_zombies(f);
 }
 
-/// Completion of a frame whose children are all done. Returns what to run next.
+/// Completion of a frame whose children are all done, on the worker that ran it. Returns what
+/// to run next. Never recurses: a completion that joins a parent which itself completes goes
+/// round join_parent's loop.
 inline std::coroutine_handle<> complete(frame& f) noexcept {
-  if (f.m_kind == frame_kind::called) return transfer(f.m_parent->handle());
+  if (f.m_kind == frame_kind::called) {
+    frame* parent = f.m_parent;
+    // The caller continues here unless this frame moved to another place (a cross-place steal
+    // of its continuation); then the caller is sent home.
+    if (f.m_place != parent->m_place) [[unlikely]]
+      return complete_slow(f);
+    // A frame that headed its on-stack chain returns to a caller that now heads it.
+    if (f.m_stack_base == f.m_level) [[unlikely]]
+      parent->start_chain();
+    return transfer(parent->handle());
+  }
   if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
     // Work-first: our parent's continuation was pushed just before we started. If it is still
-    // the bottom item of this worker's deque, nobody took it: resume it directly.
+    // the bottom item of this worker's deque, nobody took it: resume it directly (the parent
+    // ran on this worker, so it is in this worker's place).
     frame* parent = f.m_parent;
     deque<std::uintptr_t>& dq = t_worker->tasks();
     std::uintptr_t item;

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <coroutine>
 #include <cstdint>
+#include <mutex>
 
 #include "locus/config.hpp"
 #include "locus/detail/deque.hpp"
@@ -19,19 +21,49 @@ namespace locus::detail {
 struct runtime_state;
 
 /// Per-worker counters. The owner updates them with a relaxed load and store (no read-modify-
-/// write: nobody else writes), so they cost a plain add; stats() may read them at any time.
+/// write, no fence: nobody else writes them), so they cost a plain add.
+///
+/// Readers (runtime::stats() and reset_stats(), holding `reader_mutex`) never write them:
+/// reset() records a baseline, the raw values at that moment, and snapshot() reports raw minus
+/// baseline. (A reset that stored zeros could be lost: the owner loads 1000, the reset stores
+/// 0, the owner stores 1001.) Raw values only grow, and the mutex orders a snapshot after the
+/// reset whose baseline it subtracts, so by coherence raw >= baseline.
+///
+/// Idle time is one word, `idle_clock`, so that a reader sees the finished spells and the one
+/// in progress consistently (two words could be read half-updated: a spell counted twice or
+/// not at all). While the worker is busy it holds `total`, the nanoseconds of its finished
+/// idle spells (>= 0); while it looks for work or sleeps, since time `t` (clock_ns()), it holds
+/// `total - t - 1`, negative because the finished spells fit in [0, t]. A reader adds `now - t`.
 struct counters {
   using counter = std::atomic<std::uint64_t>;
   counter spawns_work_first{0}, spawns_help_first{0}, spawns_remote{0};
   counter stack_condition{0}, fresh_condition{0}, policy_switches{0};
   counter steals_attempted{0}, steals_succeeded{0}, mailbox_takes{0};
-  counter syncs_suspended{0}, idle_ns{0}, sleeps{0};
+  counter syncs_suspended{0}, sleeps{0};
+  std::atomic<std::int64_t> idle_clock{0};  ///< see above; the owner writes
+  const std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
   static void bump(counter& c, std::uint64_t by = 1) noexcept {
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
+  /// Nanoseconds since `epoch`: the clock of idle_clock.
+  [[nodiscard]] std::int64_t clock_ns() const noexcept;
+  /// Owner: an idle spell (looking for work, asleep) begins / ends at `now` (clock_ns()).
+  void idle_begin(std::int64_t now) noexcept;
+  void idle_end(std::int64_t now) noexcept;
+  /// Idle nanoseconds up to `now`, the spell in progress included. Any thread.
+  [[nodiscard]] std::uint64_t idle_ns(std::int64_t now) const noexcept;
+
+  /// Readers only, holding reader_mutex: restart every counter from zero; read them since the
+  /// last reset (idle_ns never below what the previous snapshot reported).
   void reset() noexcept;
-  [[nodiscard]] worker_stats snapshot() const noexcept;
+  [[nodiscard]] worker_stats snapshot() noexcept;
+  std::mutex reader_mutex;  ///< serializes readers, of the frame stack's peak too (not the owner)
+
+ private:
+  [[nodiscard]] worker_stats raw(std::int64_t now) const noexcept;
+  worker_stats m_baseline;            ///< readers: raw values at the last reset
+  std::uint64_t m_idle_reported = 0;  ///< readers: idle_ns of the last snapshot since reset
 };
 
 /// Sentinel for "the runtime's default policy" in spawn options.
@@ -60,11 +92,6 @@ class worker {
     return choose_adaptive(parent);
   }
 
-  /// The frames on this worker's "stack" in SLAW's sense are the ones it started or resumed
-  /// since its last context switch and that are still running; they form the chain from the
-  /// frame the worker last picked up (level m_base_level) to the current one.
-  void context_switch(const frame& f) noexcept { m_base_level = f.m_level; }
-
   /// Help-first children pushed by this worker and not yet started by anyone.
   [[nodiscard]] std::uint64_t fresh_tasks() const noexcept {
     return m_fresh_pushed - m_fresh_popped - m_fresh_stolen.load(std::memory_order_relaxed);
@@ -80,16 +107,18 @@ class worker {
 
   [[nodiscard]] bool adaptive_work_first() const noexcept { return m_adaptive_work_first; }
 
-  /// Trampoline builds only (see transfer()): the coroutine the worker loop resumes next.
+  /// See transfer(): the coroutine the worker loop resumes next, when a transfer bounced.
   std::coroutine_handle<> next_resume;
+  /// See transfer(): the lowest stack address transfers may nest down to before bouncing.
+  std::uintptr_t stack_floor = 0;
 
  private:
   bool choose_adaptive(const frame& parent) noexcept {
     if (--m_until_eval == 0) [[unlikely]]
       reevaluate();
     // (i) stack condition, first because it is the hard bound: the on-stack frames are the
-    // parent's chain down from m_base_level.
-    if (parent.m_level + 1 - m_base_level >= m_slaw.stack_limit) [[unlikely]] {
+    // parent's chain (frame.hpp: m_stack_base <= m_level, so the length cannot wrap).
+    if (parent.chain_length_of_child() >= m_slaw.stack_limit) [[unlikely]] {
       counters::bump(m_counters.stack_condition);
       return false;
     }
@@ -113,7 +142,6 @@ class worker {
   bool m_adaptive_work_first = false;  // SLAW starts help-first
   slaw_params m_slaw;
   std::uint32_t m_until_eval;
-  std::uint32_t m_base_level = 0;
   std::uint64_t m_stolen_at_eval = 0;
   std::uint64_t m_fresh_pushed = 0;
   std::uint64_t m_fresh_popped = 0;
@@ -125,32 +153,44 @@ class worker {
 /// The worker the calling thread is, or null off the runtime's threads.
 constinit inline thread_local worker* t_worker = nullptr;
 
-/// Symmetric transfer relies on the compiler turning `return handle` from await_suspend into a
-/// tail call. Sanitizer instrumentation (a hook after every call) prevents that, so a long
-/// chain of transfers (a whole fib(25)) would nest as real calls and exhaust the stack. Those
-/// builds bounce each transfer through the worker loop instead; the scheduling protocol is
-/// the same. Define LOCUS_TRAMPOLINE=1 to force it elsewhere (e.g. -O0 builds).
-#if !defined(LOCUS_TRAMPOLINE)
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define LOCUS_TRAMPOLINE 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define LOCUS_TRAMPOLINE 1
+/// How far transfers may nest on a worker's C stack before bouncing through the worker loop.
+inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} << 10;
+
+/// The current stack address, for transfer()'s depth check.
+[[nodiscard]] inline std::uintptr_t stack_address() noexcept {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+  std::uintptr_t sp;
+#if defined(__x86_64__)
+  asm volatile("mov %%rsp, %0" : "=r"(sp));
+#else
+  asm volatile("mov %0, sp" : "=r"(sp));
 #endif
+  return sp;
+#else
+  return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
 #endif
-#endif
-#if !defined(LOCUS_TRAMPOLINE)
-#define LOCUS_TRAMPOLINE 0
-#endif
+}
 
 /// What an await_suspend returns to continue with `h` on this worker.
+///
+/// Symmetric transfer (returning `h`) is a tail call only when the compiler makes it one: gcc
+/// below -O2, -Og, and sanitizer builds (a hook after every call) make it a real call, so a
+/// long chain of transfers (a whole fib(30)) would nest on the worker's C stack and overflow
+/// it. So every transfer checks the stack: while it is within k_transfer_stack_budget of
+/// where the worker loop resumed the first coroutine, it transfers directly; deeper, it hands
+/// `h` to the worker loop (`next_resume`) and returns the no-op coroutine, which unwinds the
+/// nested resumes back to the loop, which resumes `h`. In an optimised build the stack never
+/// grows, the check never fires, and it costs a load and a compare. The choice is made at run
+/// time by the same inline code in every translation unit, so a program built with other
+/// flags than the library (-O0 against a release library, ASan against a plain one) agrees
+/// with it by construction; the worker loop always drains `next_resume`.
 [[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
-  if constexpr (LOCUS_TRAMPOLINE) {
-    t_worker->next_resume = h;
+  worker* w = t_worker;
+  if (stack_address() < w->stack_floor) [[unlikely]] {
+    w->next_resume = h;
     return std::noop_coroutine();
-  } else {
-    return h;
   }
+  return h;
 }
 
 /// Frame allocation for coroutine promises: the current worker's frame stack, else the heap.
@@ -170,7 +210,7 @@ inline void frame_deallocate(void* p) noexcept {
     w->stack().deallocate_local(h);
     return;
   }
-  frame_stack::free_remote(frame_stack::stacklet_of(h));
+  frame_stack::free_remote(h);
 }
 
 }  // namespace locus::detail

@@ -1,0 +1,208 @@
+// tests/bench_cli_test.cpp — the locus-bench command line (bench/harness/cli.*): options in both
+// forms, defaults, lists, the errors and their messages.
+//
+// Built only when the bench targets exist (tests/CMakeLists.txt defines LOCUS_TEST_KERNELS
+// when it links locus_kernels).
+#ifdef LOCUS_TEST_KERNELS
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "harness/cli.hpp"
+#include "registry.hpp"
+
+namespace {
+
+using bench::cli_error;
+using bench::runtime_kind;
+using bench_test::parse;
+
+// The message parse() throws for `args`; an empty string (and a failure) when it accepts them.
+std::string error_of(std::vector<std::string> args) {
+  try {
+    (void)parse(std::move(args));
+  } catch (const cli_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "the command line was accepted";
+  return "";
+}
+
+TEST(bench_cli, parses_lists_in_both_option_forms) {
+  auto o = parse({"fib,nqueens", "--size", "small,30", "--runtime=serial,locus,tbb,omp", "--policy",
+                  "work-first,help_first,adaptive", "--victims=random,hierarchical", "--workers",
+                  "1,2,4", "--reps", "3", "--json", "out.json", "--timeout=2.5"});
+  ASSERT_EQ(o.kernels.size(), 2u);
+  EXPECT_EQ(o.kernels[0]->name, "fib");
+  EXPECT_EQ(o.kernels[1]->name, "nqueens");
+  EXPECT_EQ(o.sizes, (std::vector<std::string>{"small", "30"}));
+  EXPECT_EQ(o.runtimes, (std::vector<runtime_kind>{runtime_kind::serial, runtime_kind::locus,
+                                                   runtime_kind::tbb, runtime_kind::omp}));
+  EXPECT_EQ(o.policies, (std::vector<locus::spawn_policy>{locus::spawn_policy::work_first,
+                                                          locus::spawn_policy::help_first,
+                                                          locus::spawn_policy::adaptive}));
+  EXPECT_EQ(o.victims, (std::vector<locus::victim_policy>{locus::victim_policy::random,
+                                                          locus::victim_policy::hierarchical}));
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2, 4}));
+  EXPECT_EQ(o.reps, 3u);
+  EXPECT_EQ(o.json_path, "out.json");
+  EXPECT_DOUBLE_EQ(o.timeout_s, 2.5);
+  EXPECT_FALSE(o.child);
+}
+
+TEST(bench_cli, fills_defaults_for_options_left_out) {
+  auto o = parse({"fib"});
+  EXPECT_EQ(o.sizes, (std::vector<std::string>{"default"}));
+  EXPECT_EQ(o.runtimes, (std::vector<runtime_kind>{runtime_kind::serial, runtime_kind::locus}));
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(o.reps, 5u);
+  EXPECT_EQ(o.policies.size(), 1u);
+  EXPECT_EQ(o.victims.size(), 1u);
+  EXPECT_TRUE(o.json_path.empty());
+}
+
+TEST(bench_cli, all_means_every_registered_kernel_and_repeats_are_dropped) {
+  auto o = parse({"all,fib", "--workers", "2,1,2"});
+  ASSERT_EQ(o.kernels.size(), bench::registry().size());
+  for (std::size_t i = 0; i < o.kernels.size(); ++i) {
+    EXPECT_EQ(o.kernels[i], &bench::registry()[i]);
+  }
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{2, 1}));
+}
+
+TEST(bench_cli, rejects_unknown_kernel_and_names_the_known_ones) {
+  try {
+    (void)parse({"fibonacci"});
+    FAIL() << "accepted an unknown kernel";
+  } catch (const cli_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fibonacci"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("nqueens"), std::string::npos);
+  }
+  EXPECT_THROW((void)parse({"fib,nope"}), cli_error);
+}
+
+TEST(bench_cli, rejects_bad_runtime_policy_and_victims_names) {
+  EXPECT_THROW((void)parse({"fib", "--runtime", "serial,cilk"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--runtime", "Serial"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--policy", "greedy"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--victims", "nearest"}), cli_error);
+}
+
+TEST(bench_cli, rejects_bad_workers_lists) {
+  for (const char* bad : {"0", "x", "1,,2", ",1", "1,", "-1", "2.5", "5000", "", "1 2"}) {
+    EXPECT_THROW((void)parse({"fib", "--workers", bad}), cli_error) << "--workers '" << bad << "'";
+  }
+}
+
+TEST(bench_cli, rejects_zero_or_malformed_reps_and_timeout) {
+  EXPECT_THROW((void)parse({"fib", "--reps", "0"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--reps", "three"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--timeout", "-1"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--timeout", "soon"}), cli_error);
+}
+
+TEST(bench_cli, rejects_malformed_command_lines) {
+  EXPECT_THROW((void)parse({}), cli_error);                       // no kernel
+  EXPECT_THROW((void)parse({"fib", "nqueens"}), cli_error);       // two positionals
+  EXPECT_THROW((void)parse({"fib", "--frobnicate"}), cli_error);  // unknown option
+  EXPECT_THROW((void)parse({"fib", "-x"}), cli_error);            // unknown short option
+  EXPECT_THROW((void)parse({"fib", "--size"}), cli_error);        // missing value
+  EXPECT_THROW((void)parse({"fib", "--size", "small,"}), cli_error);
+  EXPECT_THROW((void)parse({"fib", "--json="}), cli_error);
+}
+
+TEST(bench_cli, help_and_list_need_no_kernel) {
+  EXPECT_TRUE(parse({"--help"}).help);
+  EXPECT_TRUE(parse({"-h", "--bogus"}).help);
+  EXPECT_TRUE(parse({"--list"}).list);
+  EXPECT_NE(bench::usage().find("--workers"), std::string::npos);
+}
+
+TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
+  auto o = parse({"--child", "--result-fd=3", "fib", "--size=25", "--runtime=locus",
+                  "--policy=adaptive", "--victims=random", "--workers=2"});
+  EXPECT_TRUE(o.child);
+  EXPECT_EQ(o.result_fd, 3);
+  EXPECT_THROW((void)parse({"--child", "fib", "--size=25"}), cli_error);
+  EXPECT_THROW((void)parse({"--child", "--result-fd=3", "fib", "--workers=1,2"}), cli_error);
+}
+
+TEST(bench_cli, names_round_trip) {
+  for (auto p : {locus::spawn_policy::work_first, locus::spawn_policy::help_first,
+                 locus::spawn_policy::adaptive}) {
+    EXPECT_EQ(bench::parse_policy_name(bench::policy_name(p)), p);
+  }
+  for (auto v : {locus::victim_policy::random, locus::victim_policy::hierarchical}) {
+    EXPECT_EQ(bench::parse_victims_name(bench::victims_name(v)), v);
+  }
+  for (auto rt :
+       {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp}) {
+    EXPECT_EQ(bench::parse_runtime_name(bench::to_string(rt)), rt);
+  }
+}
+
+TEST(bench_cli, error_messages_name_the_argument_and_what_was_expected) {
+  EXPECT_EQ(error_of({"fib", "--frobnicate"}), "unknown option '--frobnicate'");
+  EXPECT_EQ(error_of({"fib", "--frobnicate=3"}), "unknown option '--frobnicate=3'");
+  EXPECT_EQ(error_of({"fib", "-x"}), "unknown option '-x'");
+  EXPECT_EQ(error_of({"fib", "--", "nqueens"}), "unknown option '--'");
+  EXPECT_EQ(error_of({}), "missing KERNEL (a kernel name, a comma list, or all)");
+  EXPECT_EQ(error_of({"fib", "nqueens"}),
+            "one KERNEL argument expected (use a comma list for several), got 'nqueens' too");
+  EXPECT_EQ(error_of({"fib", "--workers", "0"}), "--workers: '0' is not an integer from 1 to 4096");
+  EXPECT_EQ(error_of({"fib", "--workers=-1"}), "--workers: '-1' is not an integer from 1 to 4096");
+  EXPECT_EQ(error_of({"fib", "--reps="}), "--reps: '' is not an integer from 1 to 1000000");
+  EXPECT_EQ(error_of({"fib", "--size", "small,"}), "--size: empty item in list 'small,'");
+  EXPECT_EQ(error_of({"fib", "--json="}), "--json: expected a file name");
+  EXPECT_EQ(error_of({"fib", "--timeout", "-1"}),
+            "--timeout: '-1' is not a number of seconds >= 0");
+  EXPECT_EQ(error_of({"fib", "--policy", "greedy"}),
+            "--policy: unknown policy 'greedy'; expected work-first, help-first or adaptive");
+  EXPECT_EQ(error_of({"fib", "--victims", "nearest"}),
+            "--victims: unknown victim policy 'nearest'; expected random or hierarchical");
+  EXPECT_EQ(error_of({"fib", "--runtime", "cilk"}),
+            "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb or omp");
+  EXPECT_EQ(error_of({"--child", "fib"}), "--child needs --result-fd");
+}
+
+// The one message whose wording is CLI11's (its parser, not the harness, notices that the
+// command line ended where a value was due); the value name is the usage text's.
+TEST(bench_cli, a_missing_value_is_reported_in_cli11_words) {
+  EXPECT_EQ(error_of({"fib", "--size"}), "--size: 1 required S,... missing");
+  EXPECT_EQ(error_of({"fib", "--workers"}), "--workers: 1 required N,... missing");
+}
+
+TEST(bench_cli, an_empty_value_after_equals_is_empty_not_the_next_argument) {
+  // "--json=" must not take "fib" as its file name.
+  EXPECT_EQ(error_of({"--json=", "fib"}), "--json: expected a file name");
+}
+
+TEST(bench_cli, a_repeated_option_takes_the_last_value_but_checks_every_one) {
+  EXPECT_EQ(parse({"fib", "--reps", "3", "--reps=4"}).reps, 4u);
+  EXPECT_EQ(parse({"fib", "--size", "small", "--size", "20"}).sizes,
+            (std::vector<std::string>{"20"}));
+  EXPECT_THROW((void)parse({"fib", "--reps", "0", "--reps", "4"}), cli_error);
+}
+
+TEST(bench_cli, options_may_come_before_or_after_the_kernel) {
+  auto o = parse({"--size", "20", "--workers=2", "fib"});
+  ASSERT_EQ(o.kernels.size(), 1u);
+  EXPECT_EQ(o.kernels[0]->name, "fib");
+  EXPECT_EQ(o.sizes, (std::vector<std::string>{"20"}));
+  EXPECT_EQ(o.workers, (std::vector<unsigned>{2}));
+}
+
+TEST(bench_cli, flags_take_no_value) {
+  EXPECT_THROW((void)parse({"--list=1"}), cli_error);
+}
+
+TEST(bench_cli, usage_documents_the_nqueens_variant_without_cutoff) {
+  EXPECT_NE(bench::usage().find("N:nocutoff"), std::string::npos);
+}
+
+}  // namespace
+
+#endif  // LOCUS_TEST_KERNELS

@@ -1,0 +1,109 @@
+// tests/bench_grid_test.cpp — locus-bench's kernel registry, size resolution, the grid of
+// configurations a command line asks for, and the interleaved schedule.
+#ifdef LOCUS_TEST_KERNELS
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "harness/grid.hpp"
+#include "registry.hpp"
+
+namespace {
+
+using bench::runtime_kind;
+using bench_test::fake_kernel;
+using bench_test::fake_ok;
+using bench_test::parse;
+
+TEST(bench_registry, names_are_unique_and_ids_follow_the_symbol_rule) {
+  std::set<std::string_view> names;
+  for (const auto& k : bench::registry()) {
+    EXPECT_TRUE(names.insert(k.name).second) << k.name;
+    std::string id(k.name);
+    std::replace(id.begin(), id.end(), '-', '_');
+    EXPECT_EQ(k.id, id);
+    EXPECT_FALSE(k.small_size.empty()) << k.name;
+    EXPECT_FALSE(k.default_size.empty()) << k.name;
+    EXPECT_EQ(bench::find_kernel(k.name), &k);
+  }
+  EXPECT_EQ(bench::find_kernel("no-such-kernel"), nullptr);
+  for (const char* expected : {"fib", "fj", "fj-rec", "nqueens", "uts", "matmul", "cilksort", "lu",
+                               "heat", "sor", "pdfs", "cg", "floyd", "fdtd", "scan"}) {
+    EXPECT_NE(bench::find_kernel(expected), nullptr) << expected;
+  }
+}
+
+TEST(bench_registry, resolve_size_maps_small_and_default_and_passes_others_through) {
+  const auto* fib = bench::find_kernel("fib");
+  ASSERT_NE(fib, nullptr);
+  EXPECT_EQ(bench::resolve_size(*fib, "small"), fib->small_size);
+  EXPECT_EQ(bench::resolve_size(*fib, "default"), fib->default_size);
+  EXPECT_EQ(bench::resolve_size(*fib, "30"), "30");
+  const auto* cg = bench::find_kernel("cg");
+  ASSERT_NE(cg, nullptr);
+  EXPECT_EQ(bench::resolve_size(*cg, "small"), "S");
+  EXPECT_EQ(bench::resolve_size(*cg, "A"), "A");
+}
+
+// ---------------------------------------------------------------------- grid, schedule
+
+TEST(bench_grid, serial_once_per_size_peers_per_workers_locus_per_policy_victims_workers) {
+  auto o =
+      parse({"fib", "--size", "small,default,small", "--runtime", "serial,locus,tbb", "--policy",
+             "work-first,help-first", "--victims", "random,hierarchical", "--workers", "1,2"});
+  auto grid = bench::expand_grid(o);
+  const auto* fib = bench::find_kernel("fib");
+  // per size: 1 serial + 2*2*2 locus + 2 tbb
+  ASSERT_EQ(grid.size(), 2u * (1 + 8 + 2));
+  EXPECT_EQ(grid[0].runtime, runtime_kind::serial);
+  EXPECT_EQ(grid[0].workers, 1u);
+  EXPECT_EQ(grid[0].size, fib->small_size);
+  EXPECT_EQ(grid[0].policy_text(), "-");
+  EXPECT_EQ(grid[0].victims_text(), "-");
+  EXPECT_EQ(grid[1].runtime, runtime_kind::locus);
+  EXPECT_EQ(grid[1].policy_text(), "work-first");
+  EXPECT_EQ(grid[1].victims_text(), "random");
+  EXPECT_EQ(grid[1].label(),
+            "fib " + std::string(fib->small_size) + " locus work-first random w=1");
+  EXPECT_EQ(grid[9].runtime, runtime_kind::tbb);
+  EXPECT_EQ(grid[9].label(), "fib " + std::string(fib->small_size) + " tbb w=1");
+  EXPECT_EQ(grid[11].size, fib->default_size);
+}
+
+TEST(bench_grid, sizes_that_resolve_alike_run_once) {
+  const auto* fj = bench::find_kernel("fj");
+  ASSERT_NE(fj, nullptr);
+  auto o = parse(
+      {"fj", "--size", "small,default," + std::string(fj->small_size), "--runtime", "serial"});
+  auto grid = bench::expand_grid(o);
+  std::set<std::string> sizes;
+  for (const auto& c : grid)
+    sizes.insert(c.size);
+  EXPECT_EQ(grid.size(), sizes.size());
+}
+
+TEST(bench_grid, schedule_interleaves_configurations_rep_by_rep_and_skips_missing_ones) {
+  auto k = fake_kernel(&fake_ok, nullptr);
+  std::vector<bench::bench_config> grid(3);
+  for (auto& c : grid)
+    c.kernel = &k;
+  grid[0].runtime = runtime_kind::serial;
+  grid[1].runtime = runtime_kind::locus;  // not implemented
+  grid[2].runtime = runtime_kind::serial;
+  grid[2].size = "2";
+  auto plan = bench::schedule(grid, 3);
+  ASSERT_EQ(plan.size(), 6u);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].rep, i / 2 + 1);
+    EXPECT_EQ(plan[i].config, i % 2 == 0 ? 0u : 2u);
+  }
+}
+
+}  // namespace
+
+#endif  // LOCUS_TEST_KERNELS

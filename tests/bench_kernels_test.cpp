@@ -1,0 +1,228 @@
+// tests/bench_kernels_test.cpp — the kernels of locus-bench: the one driver they all go through
+// (bench::measure), every registered kernel verified at its small size on every runtime built
+// into this binary, and nqueens's variant without a cutoff.
+#ifdef LOCUS_TEST_KERNELS
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "harness/execute.hpp"
+#include "harness/grid.hpp"
+#include "harness/json.hpp"
+#include "harness/results.hpp"
+#include "harness/table.hpp"
+#include "kernel.hpp"
+#include "registry.hpp"
+
+namespace {
+
+using bench::runtime_kind;
+using namespace std::chrono_literals;
+
+// ------------------------------------------------------------------------- the driver
+
+TEST(bench_measure, times_the_body_only_and_verifies_after_it) {
+  std::vector<std::string> order;
+  const auto out = bench::measure(
+      "7",
+      [&](const std::string& size) {
+        order.push_back("setup " + size);
+        std::this_thread::sleep_for(200ms);
+        return std::stoi(size);
+      },
+      [&](int& n) {
+        order.push_back("body");
+        std::this_thread::sleep_for(10ms);
+        return n * 6;
+      },
+      [&](bench::outcome& o, const int& n, const int& answer) {
+        order.push_back("verify");
+        EXPECT_GE(o.seconds, 0.01) << "verify sees the time already set";
+        o.verified = answer == 42;
+        o.detail = std::to_string(n);
+        std::this_thread::sleep_for(200ms);
+      });
+  EXPECT_EQ(order, (std::vector<std::string>{"setup 7", "body", "verify"}));
+  EXPECT_TRUE(out.verified);
+  EXPECT_EQ(out.detail, "7");
+  EXPECT_GE(out.seconds, 0.01);
+  EXPECT_LT(out.seconds, 0.2) << "setup and verify are not timed";
+}
+
+TEST(bench_measure, a_void_body_leaves_its_answer_in_the_input) {
+  const auto out = bench::measure(
+      "3", [](const std::string& size) { return std::vector<int>(std::stoul(size)); },
+      [](std::vector<int>& v) {
+        for (int& x : v)
+          x = 1;
+      },
+      [](bench::outcome& o, const std::vector<int>& v) {
+        o.verified = v == std::vector{1, 1, 1};
+      });
+  EXPECT_TRUE(out.verified);
+}
+
+TEST(bench_measure, runs_the_timed_region_inside_the_context_once) {
+  static const std::array<int, 2> table = {10, 20};
+  int calls = 0;
+  const auto out = bench::measure(
+      "1", [](const std::string& size) -> const int& { return table.at(std::stoul(size)); },
+      [](const int& x) { return x + 1; },
+      [](bench::outcome& o, const int& x, int answer) {
+        o.verified = &x == &table[1] && answer == 21;  // setup's reference, not a copy
+      },
+      [&calls](auto& timed) {
+        ++calls;
+        timed();
+      });
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(out.verified);
+}
+
+TEST(bench_measure, setup_errors_propagate_and_nothing_is_timed) {
+  bool ran = false;
+  EXPECT_THROW((void)bench::measure(
+                   "x", [](const std::string& size) -> int { throw std::invalid_argument(size); },
+                   [&ran](int) { ran = true; }, [](bench::outcome&, int) {}),
+               std::invalid_argument);
+  EXPECT_FALSE(ran);
+}
+
+// -------------------------------------------------- every kernel, every runtime built
+
+struct kernel_case {
+  const bench::kernel_info* kernel;
+  runtime_kind runtime;
+};
+
+std::vector<kernel_case> kernel_cases() {
+  std::vector<kernel_case> out;
+  for (const auto& k : bench::registry()) {
+    for (auto rt :
+         {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp}) {
+      if (bench::runtime_built(rt)) out.push_back({&k, rt});
+    }
+  }
+  return out;
+}
+
+// Names the case in gtest's failure messages instead of dumping its bytes.
+void PrintTo(const kernel_case& c, std::ostream* os) {
+  *os << c.kernel->name << '/' << bench::to_string(c.runtime);
+}
+
+class bench_kernel_small : public testing::TestWithParam<kernel_case> {};
+
+// A missing implementation fails here on purpose: every kernel must exist for every runtime
+// that was built.
+TEST_P(bench_kernel_small, is_implemented_and_verifies) {
+  const auto& [kernel, runtime] = GetParam();
+  bench::bench_config c;
+  c.kernel = kernel;
+  c.size = bench::resolve_size(*kernel, "small");
+  c.runtime = runtime;
+  c.workers = runtime == runtime_kind::serial ? 1 : 2;
+  ASSERT_TRUE(c.implemented()) << bench::not_implemented_detail(c);
+  bench::run_report r = bench::execute(c);  // locus: locus::runtime rt{cfg}, cfg.workers = 2
+  EXPECT_TRUE(r.result.verified) << c.label() << ": " << r.result.detail;
+  EXPECT_GE(r.result.seconds, 0.0);
+  EXPECT_TRUE(r.stats.is_object()) << bench::dump(r.stats);
+}
+
+INSTANTIATE_TEST_SUITE_P(all, bench_kernel_small, testing::ValuesIn(kernel_cases()),
+                         [](const testing::TestParamInfo<kernel_case>& info) {
+                           std::string name(info.param.kernel->id);
+                           return name + "_" + std::string(bench::to_string(info.param.runtime));
+                         });
+
+// ------------------------------------------------------------- nqueens without a cutoff
+
+// Legal placements of queens in the first rows of an n x n board, every row count from 1 to n:
+// the tasks the variant without a cutoff spawns. Counted here independently of the kernel.
+std::int64_t legal_placements(int n, std::vector<int>& cols) {
+  const int row = static_cast<int>(cols.size());
+  if (row == n) return 0;
+  std::int64_t total = 0;
+  for (int c = 0; c < n; ++c) {
+    bool ok = true;
+    for (int r = 0; r < row && ok; ++r)
+      ok = cols[r] != c && cols[r] - c != row - r && c - cols[r] != row - r;
+    if (!ok) continue;
+    cols.push_back(c);
+    total += 1 + legal_placements(n, cols);
+    cols.pop_back();
+  }
+  return total;
+}
+
+std::vector<runtime_kind> runtimes_built() {
+  std::vector<runtime_kind> out;
+  for (auto rt : {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp})
+    if (bench::runtime_built(rt)) out.push_back(rt);
+  return out;
+}
+
+bench::run_report run_nqueens(const std::string& size, runtime_kind rt) {
+  bench::bench_config c;
+  c.kernel = bench::find_kernel("nqueens");
+  c.size = size;
+  c.runtime = rt;
+  c.workers = rt == runtime_kind::serial ? 1 : 2;
+  return bench::execute(c);
+}
+
+class bench_nqueens_no_cutoff : public testing::TestWithParam<runtime_kind> {};
+
+TEST_P(bench_nqueens_no_cutoff, verifies_against_the_known_count) {
+  for (const char* size : {"1:nocutoff", "6:nocutoff", "8:nocutoff"}) {
+    const bench::run_report r = run_nqueens(size, GetParam());
+    EXPECT_TRUE(r.result.verified) << size << ": " << r.result.detail;
+    EXPECT_NE(r.result.detail.find("no cutoff"), std::string::npos) << r.result.detail;
+  }
+  const bench::run_report with_cutoff = run_nqueens("8", GetParam());
+  EXPECT_TRUE(with_cutoff.result.verified) << with_cutoff.result.detail;
+  EXPECT_NE(with_cutoff.result.detail.find("tasks in rows < 3"), std::string::npos)
+      << "the cutoff variant stays the default: " << with_cutoff.result.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(all, bench_nqueens_no_cutoff, testing::ValuesIn(runtimes_built()),
+                         [](const testing::TestParamInfo<runtime_kind>& info) {
+                           return std::string(bench::to_string(info.param));
+                         });
+
+TEST(bench_nqueens, locus_spawns_one_task_per_legal_placement_without_cutoff) {
+  std::vector<int> cols;
+  const std::int64_t placements = legal_placements(8, cols);
+  auto spawns = [](const bench::run_report& r) {
+    return *bench::find_counter(r.stats, {"spawns_work_first"}) +
+           *bench::find_counter(r.stats, {"spawns_help_first"});
+  };
+  EXPECT_EQ(spawns(run_nqueens("8:nocutoff", runtime_kind::locus)),
+            static_cast<double>(placements));
+  EXPECT_LT(spawns(run_nqueens("8", runtime_kind::locus)), static_cast<double>(placements));
+}
+
+TEST(bench_nqueens, rejects_malformed_sizes_naming_both_forms) {
+  for (const char* bad :
+       {"8:cutoff", ":nocutoff", "17:nocutoff", "0", "8nocutoff", "8:nocutoff:"}) {
+    try {
+      (void)run_nqueens(bad, runtime_kind::serial);
+      ADD_FAILURE() << "accepted nqueens size '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("n:nocutoff"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+
+#endif  // LOCUS_TEST_KERNELS
