@@ -72,9 +72,16 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   std::vector<std::vector<unsigned>> members(num_places);
   for (unsigned i = 0; i < n; ++i)
     members[place_of[i]].push_back(i);
+  // Idle domains (runtime_state.hpp): one per place, or one for all when idle workers may
+  // steal across places.
   for (unsigned p = 0; p < num_places; ++p) {
-    rt.places.push_back(std::make_unique<detail::place_state>(members[p].size()));
+    if (p == 0 || !rt.cfg.cross_place_steals)
+      rt.idle_domains.push_back(
+          std::make_unique<detail::idle_domain>(rt.cfg.cross_place_steals ? n : members[p].size()));
+    rt.places.push_back(std::make_unique<detail::place_state>());
     rt.places.back()->workers = members[p];
+    rt.places.back()->idle = rt.idle_domains.back().get();
+    rt.idle_domains.back()->places.push_back(p);
   }
   for (unsigned i = 0; i < n; ++i)
     rt.workers.push_back(std::make_unique<detail::worker>(rt, i, place_of[i], rt.cfg));
@@ -91,8 +98,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
     }
   } catch (...) {
     rt.stopping.store(true, std::memory_order_release);
-    for (auto& p : rt.places)
-      p->wake_all_for_stop(static_cast<std::ptrdiff_t>(n));
+    for (auto& d : rt.idle_domains)
+      d->wake_all_for_stop();
     for (auto& t : rt.threads)
       t.join();
     throw;
@@ -102,8 +109,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
 runtime::~runtime() {
   runtime_state& rt = *m_state;
   rt.stopping.store(true, std::memory_order_release);
-  for (auto& p : rt.places)
-    p->wake_all_for_stop(static_cast<std::ptrdiff_t>(p->workers.size()));
+  for (auto& d : rt.idle_domains)
+    d->wake_all_for_stop();
   for (auto& t : rt.threads)
     t.join();
 }
@@ -147,8 +154,8 @@ const config& runtime::cfg() const noexcept {
 }
 unsigned runtime::sleeping_workers() const noexcept {
   std::uint64_t n = 0;
-  for (const auto& p : m_state->places)
-    n += p->sleeping();
+  for (const auto& d : m_state->idle_domains)
+    n += d->sleeping();
   return static_cast<unsigned>(n);
 }
 

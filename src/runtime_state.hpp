@@ -47,23 +47,28 @@ class mailbox {
   std::atomic<std::size_t> m_size{0};
 };
 
-/// Idle bookkeeping of one place: how many of its workers are active (running tasks), thieves
-/// (awake, looking for work) and asleep, packed in one word so every transition is one atomic
-/// step.
+/// Idle bookkeeping of an idle domain: the workers that sleep and wake together. Without
+/// cross-place stealing a domain is one place; with it, the whole runtime is one domain, since
+/// any awake worker may then take work from any place (a place whose workers all sleep must
+/// still be woken by another place's backlog). The domain counts how many of its workers are
+/// active (running tasks), thieves (awake, looking for work) and asleep, packed in one word so
+/// every transition is one atomic step.
 ///
-/// Invariant (no lost wake-ups): while a worker of the place is active, at least one is a
+/// Invariant (no lost wake-ups): while a worker of the domain is active, at least one is a
 /// thief or none sleeps. Deque items exist only under active workers (a worker turns thief
-/// only with an empty deque), so work on a deque is always seen by an awake worker.
+/// only with an empty deque), and every thief of the domain may look into every deque of the
+/// domain, so work on a deque is always seen by an awake worker.
 ///  * a thief may sleep unless it is the last thief and some worker is active;
 ///  * a thief that becomes active and leaves no thief wakes a sleeper;
-///  * a mailbox push wakes a sleeper, and a worker going to sleep re-reads the mailbox size
-///    after its state update (both seq_cst: one of the two sees the other).
-class place_state {
+///  * a mailbox push wakes a sleeper of the mailbox's domain, and a worker going to sleep
+///    re-reads the sizes of its domain's mailboxes after its state update (both seq_cst: one
+///    of the two sees the other).
+class idle_domain {
  public:
   static constexpr std::uint64_t k_active = 1, k_thief = 1ull << 20, k_sleeper = 1ull << 40;
   static constexpr std::uint64_t k_field = (1ull << 20) - 1;
 
-  explicit place_state(std::uint64_t workers) : m_state(workers * k_thief) {}
+  explicit idle_domain(std::uint64_t workers) : m_workers(workers), m_state(workers * k_thief) {}
 
   static std::uint64_t active(std::uint64_t s) noexcept { return s & k_field; }
   static std::uint64_t thieves(std::uint64_t s) noexcept { return (s >> 20) & k_field; }
@@ -94,17 +99,24 @@ class place_state {
     m_sem.release();
   }
   void sleep() { m_sem.acquire(); }
-  void wake_all_for_stop(std::ptrdiff_t n) { m_sem.release(n); }
+  void wake_all_for_stop() { m_sem.release(static_cast<std::ptrdiff_t>(m_workers)); }
   [[nodiscard]] std::uint64_t sleeping() const noexcept {
     return sleepers(m_state.load(std::memory_order_seq_cst));
   }
 
-  mailbox mail;
-  std::vector<unsigned> workers;  ///< worker indices of this place
+  std::vector<unsigned> places;  ///< the places whose mailboxes this domain's sleepers re-read
 
  private:
+  std::uint64_t m_workers;
   alignas(k_cache_line) std::atomic<std::uint64_t> m_state;
   std::counting_semaphore<> m_sem{0};
+};
+
+/// A place (SLAW section IV): its workers, its mailbox, and the idle domain it sleeps in.
+struct place_state {
+  mailbox mail;
+  std::vector<unsigned> workers;  ///< worker indices of this place
+  idle_domain* idle = nullptr;    ///< owned by runtime_state::idle_domains
 };
 
 struct runtime_state {
@@ -112,6 +124,7 @@ struct runtime_state {
   topology topo;
   std::vector<std::unique_ptr<worker>> workers;
   std::vector<std::unique_ptr<place_state>> places;
+  std::vector<std::unique_ptr<idle_domain>> idle_domains;
   /// Per worker, the victims to try in order: tiers of worker indices (nearest first).
   std::vector<std::vector<std::vector<unsigned>>> victim_tiers;
   /// Per worker, other places to look in (their workers' deques and mailboxes), nearest first;

@@ -115,7 +115,7 @@ worker_stats counters::snapshot() noexcept {
 void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item) {
   place_state& ps = *rt.places[p];
   ps.mail.push(item);
-  ps.wake_one();  // seq_cst after the seq_cst size increment: see place_state
+  ps.idle->wake_one();  // seq_cst after the seq_cst size increment: see idle_domain
 }
 
 namespace {
@@ -212,15 +212,20 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintp
         LOCUS_PAUSE();
       continue;
     }
-    if (fails < k_spin_rounds + k_yield_rounds || !ps.thief_to_sleeper()) {
+    if (fails < k_spin_rounds + k_yield_rounds || !ps.idle->thief_to_sleeper()) {
       std::this_thread::yield();
       continue;
     }
     // Registered as a sleeper. Re-read the mailbox after that seq_cst update: a post that
     // saw no sleeper must be visible here. If there is mail, wake one (maybe ourselves).
-    if (!ps.mail.empty_seq_cst()) ps.wake_one();
+    for (unsigned p : ps.idle->places) {
+      if (!rt.places[p]->mail.empty_seq_cst()) {
+        ps.idle->wake_one();
+        break;
+      }
+    }
     counters::bump(w.stats().sleeps);
-    ps.sleep();  // the waker has already counted us as a thief again
+    ps.idle->sleep();  // the waker has already counted us as a thief again
     fails = 0;
   }
   w.stats().idle_end(w.stats().clock_ns());
@@ -238,13 +243,13 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
   std::uintptr_t item = 0;
   worker* victim = nullptr;
   while (find_work(w, rt, ps, r, item, victim)) {
-    ps.thief_to_active();
+    ps.idle->thief_to_active();
     execute(w, item, victim);
     // Own work, deepest first (SLAW's tie breakers: the bottom of the deque is the most
     // recently pushed, so the deepest in the spawn and sync trees).
     while (w.tasks().pop(item))
       execute(w, item, &w);
-    ps.active_to_thief();
+    ps.idle->active_to_thief();
   }
   t_worker = nullptr;
 }

@@ -31,8 +31,8 @@ struct spawn_options {
   std::uint32_t place = detail::k_any_place;
 
   [[nodiscard]] constexpr spawn_options operator|(spawn_options o) const noexcept {
-    return {o.policy != detail::k_policy_default ? o.policy : policy,
-            o.has_place || has_place, o.has_place ? o.place : place};
+    return {o.policy != detail::k_policy_default ? o.policy : policy, o.has_place || has_place,
+            o.has_place ? o.place : place};
   }
 };
 inline constexpr spawn_options work_first{static_cast<std::uint8_t>(spawn_policy::work_first)};

@@ -99,28 +99,28 @@ struct finish_scope {
 /// runs, so the coroutine's constructor does not store them only to have adopt() overwrite
 /// them on the spawn path.
 struct frame {
-  frame* m_parent;                      ///< spawn/call parent; null for the root
-  finish_scope* m_finish;               ///< innermost enclosing finish scope
-  void* m_handle = nullptr;             ///< this coroutine's address (get_return_object)
-  frame* m_zombies = nullptr;           ///< spawned children whose futures died before a sync
-  frame* m_next_zombie;                 ///< link in the parent's zombie list (when listed)
+  frame* m_parent;             ///< spawn/call parent; null for the root
+  finish_scope* m_finish;      ///< innermost enclosing finish scope
+  void* m_handle = nullptr;    ///< this coroutine's address (get_return_object)
+  frame* m_zombies = nullptr;  ///< spawned children whose futures died before a sync
+  frame* m_next_zombie;        ///< link in the parent's zombie list (when listed)
   std::atomic<std::int64_t> m_join{k_join_bias};
-  exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
-  std::uint32_t m_expected = 0;         ///< see the join protocol above
-  std::uint32_t m_sync_epoch = 0;       ///< bumped by every completed sync
-  std::uint32_t m_next_spawn = 0;       ///< index the next child of this frame gets
-  std::uint32_t m_parent_epoch;         ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_parent_expected;      ///< parent's m_expected when spawned work-first
-  std::uint32_t m_level;                ///< depth in the spawn/call tree (root 0)
+  exception_slot m_exception;       ///< own or a child's exception, rethrown at sync
+  std::uint32_t m_expected = 0;     ///< see the join protocol above
+  std::uint32_t m_sync_epoch = 0;   ///< bumped by every completed sync
+  std::uint32_t m_next_spawn = 0;   ///< index the next child of this frame gets
+  std::uint32_t m_parent_epoch;     ///< parent's m_sync_epoch when this frame was spawned
+  std::uint32_t m_parent_expected;  ///< parent's m_expected when spawned work-first
+  std::uint32_t m_level;            ///< depth in the spawn/call tree (root 0)
   /// Level of the first frame of this frame's on-stack chain (SLAW's S): the frame a worker
   /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
   /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
   std::uint32_t m_stack_base;
-  std::uint32_t m_spawn_index;          ///< index of this frame among its parent's children
-  std::uint32_t m_place;                ///< the place this frame runs in (see docs/design/0005)
+  std::uint32_t m_spawn_index;  ///< index of this frame among its parent's children
+  std::uint32_t m_place;        ///< the place this frame runs in (see docs/design/0005)
   frame_kind m_kind;
-  bool m_work_first;          ///< spawned work-first: the parent sits on our deque
-  bool m_at_final = false;    ///< waiting for children at its final suspend point
+  bool m_work_first;        ///< spawned work-first: the parent sits on our deque
+  bool m_at_final = false;  ///< waiting for children at its final suspend point
 
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
     return std::coroutine_handle<>::from_address(m_handle);
