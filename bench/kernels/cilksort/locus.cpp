@@ -11,8 +11,10 @@ using cilksort_kernel::elem;
 using cilksort_kernel::instance;
 using cilksort_kernel::merge_args;
 
-locus::task<void> merge(merge_args m) {
-  m = m.normalised();
+locus::task<void> merge(merge_args in) {
+  // A new variable, not `in = in.normalised()`: gcc 12 at -O0 builds the returned aggregate in
+  // place over the coroutine's copy of the parameter, reading fields it already overwrote.
+  const merge_args m = in.normalised();
   if (m.sequential()) {
     cilksort_kernel::seq_merge(m.lo1, m.hi1, m.lo2, m.hi2, m.dest);
     co_return;

@@ -105,10 +105,13 @@ class deque {
   bool steal(T& out) noexcept {
     // Acquire on top: see the item writes published before a previous thief's CAS.
     std::int64_t t = m_top.load(std::memory_order_acquire);
-    // Seq_cst fence: the load of top must be ordered before the load of bottom (pairs with the
-    // owner's fence in pop), so a thief never sees a bottom older than the owner's take.
+    // Seq_cst fence: the load of top must be ordered before the load of bottom. It pairs with
+    // the owner's seq_cst exchange of bottom in pop (which stands where the paper has a
+    // relaxed store and a seq_cst fence), so a thief never sees a bottom older than the
+    // owner's take.
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    // Acquire on bottom pairs with the owner's release fence in push: the slot is visible.
+    // Acquire on bottom pairs with the owner's release store of bottom in push (the paper's
+    // release fence and relaxed store): the slot written before it is visible.
     const std::int64_t b = m_bottom.load(std::memory_order_acquire);
     if (t >= b) return false;
     // Consume-ordering in the paper; acquire here: the ring pointer must be at least as new as
