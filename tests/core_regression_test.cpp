@@ -1,0 +1,522 @@
+// Regression tests for the core defects of issue #6: deep transfer and completion chains, the
+// SLAW stack condition after a join, a failed child's future after its parent caught the
+// exception, the place rule at joins, cross-place stealing from a sleeping place, task<T&>.
+//
+// Each test names the behaviour it checks; the comment above it says how the code before the
+// fix (commit 78cbc40) failed it.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "test_support.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr locus::spawn_policy k_policies[] = {locus::spawn_policy::work_first,
+                                              locus::spawn_policy::help_first,
+                                              locus::spawn_policy::adaptive};
+
+/// One place over the whole (virtual) machine, `workers` workers, the given default policy.
+locus::config flat(unsigned workers, locus::spawn_policy policy = locus::spawn_policy::adaptive) {
+  locus::config c;
+  c.workers = workers;
+  c.policy = policy;
+  c.topology = "sockets=1,cores=2";
+  c.places = "none";
+  return c;
+}
+
+std::string trace_name(locus::spawn_policy p, unsigned workers) {
+  return std::string(locus::to_string(p)) + ", " + std::to_string(workers) + " worker(s)";
+}
+
+// ---- 1. Deep transfer chains ------------------------------------------------------------------
+
+/// A chain of n nested calls: every frame awaits the next, so n frames are live at the bottom
+/// and n returns follow one another.
+locus::task<long> call_depth(int n) {
+  if (n == 0) co_return 0;
+  co_return 1 + co_await call_depth(n - 1);
+}
+
+// ---- 2. Spawn chains completing at their final syncs -----------------------------------------
+
+/// Each frame spawns the next and returns without a sync: its implicit final sync waits for
+/// the child, so with help-first spawns every frame waits at its final suspend point and the
+/// last one's completion completes the whole chain, bottom up.
+locus::task<void> spawn_chain(long n, locus::spawn_options o, std::atomic<long>* ran) {
+  ran->fetch_add(1, std::memory_order_relaxed);
+  if (n != 0) co_await locus::spawn(spawn_chain(n - 1, o, ran), o);  // future discarded
+}
+
+// ---- 3. SLAW's stack condition ----------------------------------------------------------------
+
+locus::task<void> nothing() {
+  co_return;
+}
+
+/// `depth` nested calls; at the bottom, `spawns` spawns with `o`, then a sync.
+locus::task<void> calls_then_spawn(int depth, int spawns, locus::spawn_options o) {
+  if (depth > 0) {
+    co_await calls_then_spawn(depth - 1, spawns, o);
+    co_return;
+  }
+  for (int i = 0; i < spawns; ++i)
+    co_await locus::spawn(nothing(), o);
+  co_await locus::sync();
+}
+
+/// Returns up a call chain whose bottom frame was resumed by a join, then spawns shallowly.
+locus::task<void> shallow_spawns_after_a_join_deep_down(int depth, int spawns) {
+  // At the bottom: one help-first child and a sync, so the worker picks the child up from its
+  // deque and the bottom frame is resumed by the child's join.
+  co_await calls_then_spawn(depth, 1, locus::help_first);
+  for (int i = 0; i < spawns; ++i)
+    co_await locus::spawn(nothing(), locus::adaptive);
+  co_await locus::sync();
+}
+
+/// A chain of nested adaptive spawns, each syncing for its child.
+locus::task<void> adaptive_spawn_chain(int n) {
+  if (n == 0) co_return;
+  co_await locus::spawn(adaptive_spawn_chain(n - 1), locus::adaptive);
+  co_await locus::sync();
+}
+
+// ---- 4. A failed child's future ---------------------------------------------------------------
+
+locus::task<std::string> fails_with(const char* what) {
+  if (what != nullptr) throw std::runtime_error(what);
+  co_return std::string("no failure");
+}
+
+locus::task<void> fails_void(const char* what) {
+  if (what != nullptr) throw std::runtime_error(what);
+  co_return;
+}
+
+struct failed_child_report {
+  bool caught_at_sync = false;
+  bool ready = false;
+  int rethrown = 0;         ///< get() calls that threw runtime_error("boom")
+  int wrong_exception = 0;  ///< get() calls that threw something else
+  int returned = 0;         ///< get() calls that returned instead of throwing
+};
+
+/// Calls f.get() twice after the sync that rethrew its exception.
+template <class Future>
+void get_twice(const Future& f, failed_child_report& r) {
+  for (int i = 0; i < 2; ++i) {
+    try {
+      (void)f.get();  // a reference: nothing is read on the failure path of the old code
+      ++r.returned;
+    } catch (const std::runtime_error& e) {
+      if (std::string(e.what()) == "boom") {
+        ++r.rethrown;
+      } else {
+        ++r.wrong_exception;
+      }
+    } catch (...) {
+      ++r.wrong_exception;
+    }
+  }
+}
+
+locus::task<failed_child_report> string_child_caught_then_get(locus::spawn_options o) {
+  failed_child_report r;
+  auto f = co_await locus::spawn(fails_with("boom"), o);
+  try {
+    co_await locus::sync();
+  } catch (const std::runtime_error&) {
+    r.caught_at_sync = true;
+  }
+  r.ready = f.ready();
+  get_twice(f, r);
+  co_return r;
+}
+
+locus::task<failed_child_report> void_child_caught_then_get(locus::spawn_options o) {
+  failed_child_report r;
+  auto f = co_await locus::spawn(fails_void("boom"), o);
+  try {
+    co_await locus::sync();
+  } catch (const std::runtime_error&) {
+    r.caught_at_sync = true;
+  }
+  r.ready = f.ready();
+  get_twice(f, r);
+  co_return r;
+}
+
+// ---- 5. Places across joins -------------------------------------------------------------------
+
+/// Two places of one worker each, no cross-place stealing: a frame can only be on place 1's
+/// worker by being sent there (or by a bug).
+locus::config two_places_of_one() {
+  locus::config c;
+  c.topology = "sockets=2,cores=1";
+  c.workers = 2;
+  c.places = "socket";
+  c.cross_place_steals = false;
+  return c;
+}
+
+/// Sleeps long enough that its spawner is waiting for it when it completes, then records the
+/// place it ran in.
+locus::task<void> slow_record_place(std::atomic<int>* where) {
+  std::this_thread::sleep_for(20ms);
+  where->store(locus::this_worker::place());
+  co_return;
+}
+
+locus::task<int> place_of_child() {
+  co_return locus::this_worker::place();
+}
+
+struct place_report {
+  int before = -2;         ///< the frame's place before it waited
+  int remote_child = -2;   ///< where the child sent to place 1 ran
+  int after = -2;          ///< the frame's place after the wait ended on place 1's worker
+  int default_child = -2;  ///< a child spawned after the wait, runtime's policy
+  int help_first_child = -2;
+  int callee_after = -2;  ///< (call variant) the callee's place after its own sync
+};
+
+/// Spawns two children after the wait and records where they ran.
+locus::task<void> record_children_places(place_report* r) {
+  auto a = co_await locus::spawn(place_of_child());
+  auto b = co_await locus::spawn(place_of_child(), locus::help_first);
+  co_await locus::sync();
+  r->default_child = a.get();
+  r->help_first_child = b.get();
+}
+
+locus::task<void> sync_with_a_remote_child(place_report* r) {
+  r->before = locus::this_worker::place();
+  std::atomic<int> child{-2};
+  co_await locus::spawn(slow_record_place(&child), locus::at(1));
+  co_await locus::sync();  // the child, on place 1's worker, completes last
+  r->after = locus::this_worker::place();
+  r->remote_child = child.load();
+  co_await record_children_places(r);
+}
+
+locus::task<void> finish_body_with_a_remote_async(std::atomic<int>* child) {
+  co_await locus::async(slow_record_place(child), locus::at(1));
+  // The body returns at once: the async, on place 1's worker, drains the scope.
+}
+
+locus::task<void> finish_with_a_remote_async(place_report* r) {
+  r->before = locus::this_worker::place();
+  std::atomic<int> child{-2};
+  co_await locus::finish(finish_body_with_a_remote_async(&child));
+  r->after = locus::this_worker::place();
+  r->remote_child = child.load();
+  co_await record_children_places(r);
+}
+
+locus::task<void> callee_joined_by_a_remote_child(place_report* r) {
+  std::atomic<int> child{-2};
+  co_await locus::spawn(slow_record_place(&child), locus::at(1));
+  co_await locus::sync();  // the callee's continuation is resumed by place 1's worker
+  r->callee_after = locus::this_worker::place();
+  r->remote_child = child.load();
+}
+
+locus::task<void> call_whose_callee_joined_elsewhere(place_report* r) {
+  r->before = locus::this_worker::place();
+  co_await callee_joined_by_a_remote_child(r);
+  r->after = locus::this_worker::place();
+  co_await record_children_places(r);
+}
+
+struct bad_place_report {
+  bool spawn_threw = false;
+  bool async_threw = false;
+  bool spawn_ran_anyway = false;
+};
+
+locus::task<void> set_flag(bool* flag) {
+  *flag = true;
+  co_return;
+}
+
+locus::task<bad_place_report> spawn_at_all_ones() {
+  bad_place_report r;
+  try {
+    co_await locus::spawn(set_flag(&r.spawn_ran_anyway), locus::at(0xffffffffu));
+  } catch (const std::out_of_range&) {
+    r.spawn_threw = true;
+  }
+  try {
+    co_await locus::async(set_flag(&r.spawn_ran_anyway),
+                          locus::at(0xffffffffu) | locus::help_first);
+  } catch (const std::out_of_range&) {
+    r.async_threw = true;
+  }
+  co_await locus::sync();
+  co_return r;
+}
+
+// ---- 6. Cross-place stealing from a sleeping place -------------------------------------------
+
+locus::task<void> nap_and_count(std::atomic<int>* per_place) {
+  std::this_thread::sleep_for(2ms);
+  const int p = locus::this_worker::place();
+  if (p == 0 || p == 1) per_place[p].fetch_add(1, std::memory_order_relaxed);
+  co_return;
+}
+
+locus::task<int> spawn_naps(int n, std::atomic<int>* per_place) {
+  const int root_place = locus::this_worker::place();
+  for (int i = 0; i < n; ++i)
+    co_await locus::spawn(nap_and_count(per_place), locus::help_first);
+  co_await locus::sync();
+  co_return root_place;
+}
+
+// ---- 7. task<T&> ------------------------------------------------------------------------------
+
+int g_referent = 0;
+
+locus::task<int&> ref_to(int* p) {
+  co_return *p;
+}
+
+locus::task<int&> ref_to_global() {
+  co_return g_referent;
+}
+
+struct ref_report {
+  const int* called = nullptr;
+  const int* spawned = nullptr;
+  const int* spawned_help_first = nullptr;
+  const int* global_called = nullptr;
+  int value_seen_through_reference = 0;
+};
+
+locus::task<ref_report> use_references(int* p) {
+  ref_report r;
+  int& a = co_await ref_to(p);  // a call
+  r.called = &a;
+  auto f = co_await locus::spawn(ref_to(p), locus::work_first);
+  auto g = co_await locus::spawn(ref_to(p), locus::help_first);
+  co_await locus::sync();
+  r.spawned = &f.get();
+  r.spawned_help_first = &g.get();
+  int& h = co_await ref_to_global();
+  r.global_called = &h;
+  a = 41;     // writes through the reference reach the referent ...
+  ++f.get();  // ... whichever way it was obtained
+  r.value_seen_through_reference = *p;
+  co_return r;
+}
+
+}  // namespace
+
+// 1. Old code: symmetric transfer was a real call in -O0/debug builds (only sanitizer builds
+//    bounced through the worker loop), so fib(27) nested every transfer on the worker's C
+//    stack and overflowed it (SIGSEGV) in the debug build. Release builds passed.
+TEST(CoreRegression, DeepFibCompletesUnderEveryPolicyWithoutOverflowingTheCStack) {
+  for (auto policy : k_policies) {
+    for (unsigned workers : {1u, 2u}) {
+      SCOPED_TRACE(trace_name(policy, workers));
+      locus::runtime rt{flat(workers, policy)};
+      EXPECT_EQ(rt.run(locus_test::fib(27)), 196418);
+    }
+  }
+}
+
+// 1. Old code: each call and each return was a nested transfer on the C stack in -O0/debug
+//    builds: 200000 calls overflowed it (SIGSEGV). Frames themselves live on frame stacks.
+TEST(CoreRegression, CallChainOf200000FramesReturnsThroughEveryFrame) {
+  for (unsigned workers : {1u, 2u}) {
+    SCOPED_TRACE(std::to_string(workers) + " worker(s)");
+    locus::runtime rt{flat(workers)};
+    EXPECT_EQ(rt.run(call_depth(200000)), 200000);
+  }
+}
+
+// 2. Old code: completing a frame at its final sync joined its parent, which completed and
+//    joined its parent, recursively (join_parent -> complete -> join_parent): a help-first
+//    chain overflowed the worker's C stack (SIGSEGV), in a release build already at 100000
+//    frames, and adaptive with 2 workers did at 1000000.
+TEST(CoreRegression, MillionFrameSpawnChainCompletesWhenEveryFrameWaitsAtItsFinalSync) {
+  constexpr long n = 1000000;
+  for (auto policy : k_policies) {
+    const locus::spawn_options o{static_cast<std::uint8_t>(policy)};
+    for (unsigned workers : {1u, 2u}) {
+      SCOPED_TRACE(trace_name(policy, workers));
+      locus::runtime rt{flat(workers, policy)};
+      std::atomic<long> ran{0};
+      rt.run(spawn_chain(n, o, &ran));
+      EXPECT_EQ(ran.load(), n + 1);
+    }
+  }
+}
+
+// 3. Old code: the worker kept the level of the frame it last picked up; after a join resumed
+//    a frame 20 calls deep and the calls returned to the root (level 0), level + 1 - base
+//    wrapped around (unsigned) and every adaptive spawn of the root counted a stack condition
+//    (100 here) and was forced help-first.
+TEST(CoreRegression, StackConditionNeverFiresOnShallowSpawnsAfterReturningUpACallChain) {
+  locus::runtime rt{flat(1, locus::spawn_policy::adaptive)};
+  rt.reset_stats();
+  rt.run(shallow_spawns_after_a_join_deep_down(20, 100));
+  const locus::worker_stats s = rt.stats().total();
+  EXPECT_EQ(s.stack_condition, 0u);
+  EXPECT_EQ(s.spawns_work_first + s.spawns_help_first, 101u);  // the counters are alive
+}
+
+// 3. Positive control (passes on old and new code): S = 256 frames on the stack does force
+//    help-first, for a chain of calls and for a chain of work-first adaptive spawns.
+TEST(CoreRegression, StackConditionFiresWhenTheChainOnTheStackReachesS) {
+  locus::runtime rt{flat(1, locus::spawn_policy::adaptive)};
+  ASSERT_EQ(rt.cfg().slaw.stack_limit, 256u);
+  rt.reset_stats();
+  rt.run(calls_then_spawn(100, 10, locus::adaptive));  // chains of 101: below S
+  EXPECT_EQ(rt.stats().total().stack_condition, 0u);
+  rt.reset_stats();
+  rt.run(calls_then_spawn(300, 10, locus::adaptive));  // chains of 301: each spawn
+  EXPECT_EQ(rt.stats().total().stack_condition, 10u);
+  // Nested adaptive spawns: after SLAW's first interval they go work-first and stack up until
+  // the chain reaches S, which forces one help-first.
+  rt.reset_stats();
+  rt.run(adaptive_spawn_chain(1000));
+  const locus::worker_stats s = rt.stats().total();
+  EXPECT_GT(s.stack_condition, 0u);
+  EXPECT_GT(s.spawns_work_first, 0u);
+}
+
+// 4. Old code: the child's exception was *moved* to the parent at completion and the sync
+//    rethrew and dropped it, so the future's get() found no exception and returned a reference
+//    to the never-constructed result (uninitialised storage): it did not throw.
+TEST(CoreRegression, FutureGetOfAFailedChildRethrowsAfterTheParentCaughtItAtSync) {
+  for (auto policy : {locus::spawn_policy::work_first, locus::spawn_policy::help_first}) {
+    const locus::spawn_options o{static_cast<std::uint8_t>(policy)};
+    for (unsigned workers : {1u, 2u}) {
+      SCOPED_TRACE(trace_name(policy, workers));
+      locus::runtime rt{flat(workers)};
+      for (int rep = 0; rep < 20; ++rep) {
+        const failed_child_report s = rt.run(string_child_caught_then_get(o));
+        EXPECT_TRUE(s.caught_at_sync);
+        EXPECT_TRUE(s.ready);
+        EXPECT_EQ(s.rethrown, 2) << "task<std::string>: get() must rethrow, every time";
+        EXPECT_EQ(s.returned, 0);
+        EXPECT_EQ(s.wrong_exception, 0);
+        const failed_child_report v = rt.run(void_child_caught_then_get(o));
+        EXPECT_TRUE(v.caught_at_sync);
+        EXPECT_EQ(v.rethrown, 2) << "task<void>: get() must rethrow, every time";
+        EXPECT_EQ(v.returned, 0);
+        EXPECT_EQ(v.wrong_exception, 0);
+      }
+    }
+  }
+}
+
+// 5. Old code: the last child joined its parent on whichever worker it completed on, so the
+//    parent continued on place 1's worker (after = 1) and its next children ran in place 1.
+TEST(CoreRegression, TaskStaysInItsPlaceWhenARemoteChildCompletesItsSync) {
+  locus::runtime rt{two_places_of_one()};
+  ASSERT_EQ(rt.num_places(), 2u);
+  for (int rep = 0; rep < 3; ++rep) {
+    place_report r;
+    rt.run(sync_with_a_remote_child(&r), locus::at(0));
+    EXPECT_EQ(r.before, 0);
+    EXPECT_EQ(r.remote_child, 1);
+    EXPECT_EQ(r.after, 0);
+    EXPECT_EQ(r.default_child, 0);
+    EXPECT_EQ(r.help_first_child, 0);
+  }
+}
+
+// 5. Old code: the async that drained the finish scope resumed the waiting frame on its own
+//    worker, in place 1 (after = 1).
+TEST(CoreRegression, TaskStaysInItsPlaceWhenARemoteAsyncDrainsItsFinish) {
+  locus::runtime rt{two_places_of_one()};
+  for (int rep = 0; rep < 3; ++rep) {
+    place_report r;
+    rt.run(finish_with_a_remote_async(&r), locus::at(0));
+    EXPECT_EQ(r.before, 0);
+    EXPECT_EQ(r.remote_child, 1);
+    EXPECT_EQ(r.after, 0);
+    EXPECT_EQ(r.default_child, 0);
+    EXPECT_EQ(r.help_first_child, 0);
+  }
+}
+
+// 5. Old code: the callee was resumed by the remote child's join on place 1's worker and then
+//    returned to its caller there (callee_after = after = 1).
+TEST(CoreRegression, CallerStaysInItsPlaceWhenItsCalleeWasJoinedFromAnotherPlace) {
+  locus::runtime rt{two_places_of_one()};
+  for (int rep = 0; rep < 3; ++rep) {
+    place_report r;
+    rt.run(call_whose_callee_joined_elsewhere(&r), locus::at(0));
+    EXPECT_EQ(r.before, 0);
+    EXPECT_EQ(r.remote_child, 1);
+    EXPECT_EQ(r.callee_after, 0);
+    EXPECT_EQ(r.after, 0);
+    EXPECT_EQ(r.default_child, 0);
+    EXPECT_EQ(r.help_first_child, 0);
+  }
+}
+
+// 5. Old code: at(0xffffffff) was the "any place" sentinel, so the spawn ran anywhere and
+//    run() ran at place 0, silently.
+TEST(CoreRegression, SpawnAtPlace0xffffffffThrowsOutOfRange) {
+  locus::runtime rt{two_places_of_one()};
+  const bad_place_report r = rt.run(spawn_at_all_ones());
+  EXPECT_TRUE(r.spawn_threw);
+  EXPECT_TRUE(r.async_threw);
+  EXPECT_FALSE(r.spawn_ran_anyway);
+  EXPECT_THROW((void)rt.run(place_of_child(), locus::at(0xffffffffu)), std::out_of_range);
+}
+
+// 6. Old code: each place had its own idle protocol, so place 1's sleeping workers were never
+//    woken by work on place 0's deques: place 1 ran none of the 200 tasks (so did 4e5a04c,
+//    before the shared idle domain of 858dffa).
+TEST(CoreRegression, CrossPlaceStealingReachesAPlaceWhoseWorkersSleep) {
+  locus::config c;
+  c.topology = "sockets=2,cores=2";
+  c.workers = 4;
+  c.places = "socket";
+  c.cross_place_steals = true;
+  locus::runtime rt{c};
+  ASSERT_EQ(rt.num_places(), 2u);
+  rt.run(nothing());
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (rt.sleeping_workers() < rt.num_workers() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(rt.sleeping_workers(), rt.num_workers()) << "the idle runtime did not fall asleep";
+
+  constexpr int n = 200;
+  std::atomic<int> per_place[2] = {0, 0};
+  const int root_place = rt.run(spawn_naps(n, per_place), locus::at(0));
+  EXPECT_EQ(per_place[0].load() + per_place[1].load(), n);
+  EXPECT_GE(per_place[1].load(), n / 5)
+      << "place 0 ran " << per_place[0].load() << ", place 1 ran " << per_place[1].load()
+      << "; the root ran in place " << root_place;
+}
+
+// 7. Old code: task<int&> did not compile (promise<T&> held a T& in a union).
+TEST(CoreRegression, ReferenceTasksReturnTheReferencedObject) {
+  locus::runtime rt{flat(2)};
+  int x = 7;
+  const ref_report r = rt.run(use_references(&x));
+  EXPECT_EQ(r.called, &x);
+  EXPECT_EQ(r.spawned, &x);
+  EXPECT_EQ(r.spawned_help_first, &x);
+  EXPECT_EQ(r.global_called, &g_referent);
+  EXPECT_EQ(r.value_seen_through_reference, 42);
+  EXPECT_EQ(x, 42);
+  int& y = rt.run(ref_to(&x));
+  EXPECT_EQ(&y, &x);
+  int& z = rt.run(ref_to_global());
+  EXPECT_EQ(&z, &g_referent);
+}
