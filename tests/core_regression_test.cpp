@@ -421,6 +421,17 @@ TEST(CoreRegression, FutureGetOfAFailedChildRethrowsAfterTheParentCaughtItAtSync
 }
 
 // 5. Old code: the last child joined its parent on whichever worker it completed on, so the
+
+/// The root ran at place 0, its remote child at place 1, and after the wait the root and every
+/// child it spawned afterwards were back in place 0.
+static void expect_stayed_home(const place_report& r) {
+  EXPECT_EQ(r.before, 0);
+  EXPECT_EQ(r.remote_child, 1);
+  EXPECT_EQ(r.after, 0);
+  EXPECT_EQ(r.default_child, 0);
+  EXPECT_EQ(r.help_first_child, 0);
+}
+
 //    parent continued on place 1's worker (after = 1) and its next children ran in place 1.
 TEST(CoreRegression, TaskStaysInItsPlaceWhenARemoteChildCompletesItsSync) {
   locus::runtime rt{two_places_of_one()};
@@ -428,11 +439,7 @@ TEST(CoreRegression, TaskStaysInItsPlaceWhenARemoteChildCompletesItsSync) {
   for (int rep = 0; rep < 3; ++rep) {
     place_report r;
     rt.run(sync_with_a_remote_child(&r), locus::at(0));
-    EXPECT_EQ(r.before, 0);
-    EXPECT_EQ(r.remote_child, 1);
-    EXPECT_EQ(r.after, 0);
-    EXPECT_EQ(r.default_child, 0);
-    EXPECT_EQ(r.help_first_child, 0);
+    expect_stayed_home(r);
   }
 }
 
@@ -443,11 +450,7 @@ TEST(CoreRegression, TaskStaysInItsPlaceWhenARemoteAsyncDrainsItsFinish) {
   for (int rep = 0; rep < 3; ++rep) {
     place_report r;
     rt.run(finish_with_a_remote_async(&r), locus::at(0));
-    EXPECT_EQ(r.before, 0);
-    EXPECT_EQ(r.remote_child, 1);
-    EXPECT_EQ(r.after, 0);
-    EXPECT_EQ(r.default_child, 0);
-    EXPECT_EQ(r.help_first_child, 0);
+    expect_stayed_home(r);
   }
 }
 
@@ -458,12 +461,8 @@ TEST(CoreRegression, CallerStaysInItsPlaceWhenItsCalleeWasJoinedFromAnotherPlace
   for (int rep = 0; rep < 3; ++rep) {
     place_report r;
     rt.run(call_whose_callee_joined_elsewhere(&r), locus::at(0));
-    EXPECT_EQ(r.before, 0);
-    EXPECT_EQ(r.remote_child, 1);
     EXPECT_EQ(r.callee_after, 0);
-    EXPECT_EQ(r.after, 0);
-    EXPECT_EQ(r.default_child, 0);
-    EXPECT_EQ(r.help_first_child, 0);
+    expect_stayed_home(r);
   }
 }
 
@@ -490,10 +489,7 @@ TEST(CoreRegression, CrossPlaceStealingReachesAPlaceWhoseWorkersSleep) {
   locus::runtime rt{c};
   ASSERT_EQ(rt.num_places(), 2u);
   rt.run(nothing());
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (rt.sleeping_workers() < rt.num_workers() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(1ms);
-  ASSERT_EQ(rt.sleeping_workers(), rt.num_workers()) << "the idle runtime did not fall asleep";
+  ASSERT_TRUE(locus_test::wait_until_all_asleep(rt)) << "the idle runtime did not fall asleep";
 
   constexpr int n = 200;
   std::atomic<int> per_place[2] = {0, 0};

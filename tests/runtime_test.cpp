@@ -8,14 +8,7 @@
 #include "test_support.hpp"
 
 namespace {
-bool wait_until_all_asleep(const locus::runtime& rt) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (rt.sleeping_workers() == rt.num_workers()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
+using locus_test::wait_until_all_asleep;
 
 locus::task<int> nested_run(locus::runtime* rt) {
   try {

@@ -5,8 +5,10 @@
 #include <locus/locus.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace locus_test {
@@ -92,6 +94,16 @@ inline locus::task<std::uint64_t> tree_sum(std::uint64_t node, int depth) {
 inline std::uint64_t tree_sum_serial(std::uint64_t node, int depth) {
   if (depth == 0) return node;
   return node + tree_sum_serial(2 * node, depth - 1) + tree_sum_serial(2 * node + 1, depth - 1);
+}
+
+/// Waits (up to 20 s) until every worker of `rt` sleeps; false if they never all did.
+inline bool wait_until_all_asleep(const locus::runtime& rt) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (rt.sleeping_workers() == rt.num_workers()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
 }
 
 }  // namespace locus_test
