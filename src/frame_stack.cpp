@@ -12,6 +12,7 @@ stacklet* frame_stack::new_stacklet() {
   if (mem == nullptr) throw std::bad_alloc();
   auto* s = new (mem) stacklet();
   s->top.store(s->base(), std::memory_order_relaxed);
+  s->hwm.store(s->base(), std::memory_order_relaxed);
   s->end = static_cast<char*>(mem) + k_stacklet_bytes;
   asan_poison(s->base(), static_cast<std::size_t>(s->end - s->base()));
   return s;
@@ -40,6 +41,7 @@ void frame_stack::switch_to(stacklet* s) noexcept {
   // so that the free space is poisoned whatever happened to it.
   asan_poison(s->base(), static_cast<std::size_t>(s->end - s->base()));
   s->top.store(s->base(), std::memory_order_relaxed);
+  s->hwm.store(s->base(), std::memory_order_relaxed);
   s->local_live = 0;
   // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.
   m_current.store(s, std::memory_order_release);
@@ -50,6 +52,7 @@ void* frame_stack::allocate_slow(std::size_t total) {
     // Too big for any stacklet: the global heap, flagged so deallocation finds its way back.
     return heap_block_allocate(total - k_block_header);
   }
+  fold_peak();
   stacklet* s = m_current.load(std::memory_order_relaxed);
   if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
     switch_to(s);  // the stacklet is full of holes only: reuse it in place
@@ -93,26 +96,39 @@ std::size_t frame_stack::held_bytes() const noexcept {
 
 void frame_stack::reset_peak() noexcept {
   m_reset_floor.store(held_bytes(), std::memory_order_relaxed);
-  // release: the owner (acknowledge_reset) and peak_bytes() read the floor after the epoch.
+  stacklet* s = m_current.load(std::memory_order_acquire);
+  s->hwm.store(s->top.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  // release: the owner (fold_peak) and peak_bytes() read the floor after the epoch.
   m_reset_epoch.store(m_reset_epoch.load(std::memory_order_relaxed) + 1, std::memory_order_release);
 }
 
-void frame_stack::acknowledge_reset(std::size_t held) noexcept {
+void frame_stack::fold_peak() noexcept {
+  const stacklet* s = m_current.load(std::memory_order_relaxed);
+  const std::size_t stretch =
+      m_retired_bytes.load(std::memory_order_relaxed) +
+      static_cast<std::size_t>(s->hwm.load(std::memory_order_relaxed) - s->base());
   const std::uint64_t epoch = m_reset_epoch.load(std::memory_order_acquire);
-  m_reset_seen = epoch;
-  m_peak_bytes.store(std::max(held, m_reset_floor.load(std::memory_order_relaxed)),
-                     std::memory_order_relaxed);
-  // release: whoever reads this epoch here reads the restarted peak (or a later one).
+  std::size_t peak = m_folded_peak.load(std::memory_order_relaxed);
+  if (epoch != m_reset_seen) {
+    m_reset_seen = epoch;
+    peak = m_reset_floor.load(std::memory_order_relaxed);
+  }
+  m_folded_peak.store(std::max(peak, stretch), std::memory_order_relaxed);
+  // release: whoever reads this epoch here reads the folded peak (or a later one).
   m_peak_epoch.store(epoch, std::memory_order_release);
 }
 
 std::size_t frame_stack::peak_bytes() const noexcept {
   const std::uint64_t epoch = m_reset_epoch.load(std::memory_order_acquire);
-  // The owner has not allocated since the last reset: only frees happened, so the bytes
-  // held at the reset are the peak.
-  if (m_peak_epoch.load(std::memory_order_acquire) != epoch)
-    return m_reset_floor.load(std::memory_order_relaxed);
-  return m_peak_bytes.load(std::memory_order_relaxed);
+  const stacklet* s = m_current.load(std::memory_order_acquire);
+  const std::size_t stretch =
+      m_retired_bytes.load(std::memory_order_relaxed) +
+      static_cast<std::size_t>(s->hwm.load(std::memory_order_relaxed) - s->base());
+  // The owner has not folded since the last reset: the floor is the peak before this stretch.
+  const std::size_t before = m_peak_epoch.load(std::memory_order_acquire) != epoch
+                                 ? m_reset_floor.load(std::memory_order_relaxed)
+                                 : m_folded_peak.load(std::memory_order_relaxed);
+  return std::max(before, stretch);
 }
 
 void* heap_block_allocate(std::size_t n) {

@@ -1,5 +1,5 @@
 // Out-of-line parts of the scheduling protocol: joins, completions other than the work-first
-// fast path, remote spawns, zombie children.
+// fast path, remote spawns, orphaned children.
 #include "locus/detail/scheduler.hpp"
 
 #include <stdexcept>
@@ -66,7 +66,11 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
       // A copy: the child keeps its exception, so its future's get() rethrows it even after
       // the parent caught it at sync.
       if (f.m_exception.has()) parent->m_exception.offer(f.m_exception.get());
-      if (f.m_work_first && pop_own_continuation(w, continuation_item(parent, false)))
+      const bool work_first = f.m_work_first;
+      // Its future already dropped: nobody will read the frame (frame.hpp, "Orphans").
+      if (f.m_orphan.exchange(k_completed, std::memory_order_acq_rel) == k_orphaned)
+        f.handle().destroy();
+      if (work_first && pop_own_continuation(w, continuation_item(parent, false)))
         return transfer(parent->handle());
       join = parent;
       return std::noop_coroutine();
@@ -117,16 +121,6 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept {
   frame* next = nullptr;
   std::coroutine_handle<> h = finish_frame(w, f, next);
   return next == nullptr ? h : join_parent(*next);
-}
-
-void reap_zombies(frame& f) noexcept {
-  frame* z = f.m_zombies;
-  f.m_zombies = nullptr;
-  while (z != nullptr) {
-    frame* next = z->m_next_zombie;
-    z->handle().destroy();
-    z = next;
-  }
 }
 
 std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std::uint32_t place,

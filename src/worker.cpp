@@ -237,7 +237,7 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintp
 void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
   if (pin) (void)pin_this_thread(os_cpu);
   t_worker = &w;
-  w.stack_floor = stack_address() - k_transfer_stack_budget;
+  t_stack_floor = stack_address() - k_transfer_stack_budget;
   place_state& ps = *rt.places[w.place()];
   rng r{0x9e3779b97f4a7c15ull * (w.index() + 1)};
   std::uintptr_t item = 0;
@@ -252,6 +252,7 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
     ps.idle->active_to_thief();
   }
   t_worker = nullptr;
+  t_stack_floor = 0;
 }
 
 }  // namespace locus::detail

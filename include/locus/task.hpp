@@ -107,7 +107,7 @@ class [[nodiscard]] task {
 /// A future belongs to the task that spawned it: only that task's own thread of control (its
 /// body, wherever it runs after a sync) may call get() or destroy it, and it must not outlive
 /// that task (debug builds assert that it is destroyed on a locus worker). Destroying it before
-/// the sync is allowed: the child's frame is then freed at that sync.
+/// the sync is allowed: the child's frame is then freed as soon as the child completes.
 template <class T>
 class future {
  public:
@@ -144,18 +144,18 @@ class future {
     assert(detail::t_worker != nullptr &&
            "a locus::future is destroyed by the task that spawned it, on a locus worker");
     detail::frame& c = m_h.promise();
-    detail::frame& p = *c.m_parent;
+    const detail::frame& p = *c.m_parent;
     // The child has certainly completed if the parent synced since the spawn, or if it was
     // spawned work-first and the parent's continuation was never taken since (every taking
     // adds to m_expected; a sync would have changed the epoch): then the parent can only be
-    // running because the child popped it back at its end.
+    // running because the child popped it back at its end. Otherwise the later of this drop
+    // and the child's completion frees the frame (frame.hpp, "Orphans").
     if (p.m_sync_epoch != c.m_parent_epoch ||
-        (c.m_work_first && p.m_expected == c.m_parent_expected)) {
+        (c.m_work_first && p.m_expected == c.m_parent_expected) ||
+        c.m_orphan.exchange(detail::k_orphaned, std::memory_order_acq_rel) == detail::k_completed) {
       std::exchange(m_h, {}).destroy();
-    } else {  // the child may still run: free it at the parent's next sync
-      c.m_next_zombie = p.m_zombies;
-      p.m_zombies = &c;
-      m_h = {};
+    } else {
+      m_h = {};  // the child frees itself when it completes
     }
   }
   std::coroutine_handle<promise_type> m_h;
@@ -196,8 +196,9 @@ struct spawn_awaiter {
     return false;
   }
   template <class P>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
-    return spawn_start(parent.promise(), child.promise(), opts.policy, opts.place, false);
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<P> parent) noexcept {
+    return spawn_start<false>(parent.promise(), child.promise(), opts.policy, opts.place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
@@ -214,20 +215,46 @@ struct async_awaiter {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
     // The child frees itself when it completes: give up ownership before publishing it.
     auto h = child.release();
-    return spawn_start(parent.promise(), h.promise(), opts.policy, opts.place, true);
+    return spawn_start<true>(parent.promise(), h.promise(), opts.policy, opts.place);
   }
   void await_resume() const noexcept {}
 };
 
+/// What sync() returns; promise_base::await_transform makes it a sync_awaiter.
+struct [[nodiscard]] sync_request {};
+
+/// co_await locus::sync(): wait for the children spawned by this frame since its last sync.
+/// With none outstanding (every child ran work-first and nobody took the continuation) it is
+/// decided in await_ready and never suspends.
+struct sync_awaiter {
+  frame* f;
+  [[nodiscard]] bool await_ready() const noexcept { return f->m_expected == 0; }
+  bool await_suspend(std::coroutine_handle<>) const noexcept {
+    counters::bump(t_worker->stats().syncs_suspended);
+    return !join_arrive(*f);  // suspended: the last child resumes us
+  }
+  void await_resume() const {
+    after_join(*f);
+    if (f->m_exception.has()) [[unlikely]]
+      std::rethrow_exception(f->m_exception.take());
+  }
+};
+
+/// What finish(body) returns; promise_base::await_transform makes it a finish_awaiter, which
+/// holds the scope and so cannot move (a pass-through awaitable is moved by gcc).
+struct [[nodiscard]] finish_request {
+  task<void> body;
+};
+
 struct finish_awaiter {
+  frame* parent;
   task<void> body;
   finish_scope scope;
   [[nodiscard]] bool await_ready() const noexcept { return false; }
-  template <class P>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<>) noexcept {
     frame& b = body.promise();
-    parent.promise().adopt(b, frame_kind::finish_body);
-    scope.waiter = &parent.promise();
+    parent->adopt(b, frame_kind::finish_body);
+    scope.waiter = parent;
     b.m_finish = &scope;
     return transfer(b.handle());
   }
@@ -238,6 +265,13 @@ struct finish_awaiter {
   }
 };
 
+inline sync_awaiter promise_base::await_transform(sync_request) noexcept {
+  return {this};
+}
+inline finish_awaiter promise_base::await_transform(finish_request&& r) noexcept {
+  return {this, std::move(r.body), {}};
+}
+
 }  // namespace detail
 
 /// Spawn `t`: it may run in parallel with the rest of this frame until the next sync.
@@ -247,7 +281,7 @@ template <class T>
 }
 
 /// Wait for every child this frame spawned since its last sync; rethrows the first exception.
-[[nodiscard]] inline detail::sync_awaiter sync() noexcept {
+[[nodiscard]] inline detail::sync_request sync() noexcept {
   return {};
 }
 
@@ -258,8 +292,8 @@ template <class T>
 
 /// Run `body` inline and wait for every async started inside it, transitively (HJ finish).
 /// Rethrows the body's exception, else the first exception of an async.
-[[nodiscard]] inline detail::finish_awaiter finish(task<void>&& body) noexcept {
-  return {std::move(body), {}};
+[[nodiscard]] inline detail::finish_request finish(task<void>&& body) noexcept {
+  return {std::move(body)};
 }
 
 }  // namespace locus

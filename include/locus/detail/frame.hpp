@@ -21,6 +21,15 @@
 #include <exception>
 #include <mutex>
 
+/// The spawn path is a handful of inline functions the compiler must fold into the coroutine
+/// that spawns; gcc 12 stops inlining them once the coroutine body grows, and a call costs
+/// more than the whole spawn. Only on functions called once per spawn.
+#if defined(__GNUC__) || defined(__clang__)
+#define LOCUS_ALWAYS_INLINE [[gnu::always_inline]]
+#else
+#define LOCUS_ALWAYS_INLINE
+#endif
+
 namespace locus::detail {
 
 inline constexpr std::int64_t k_join_bias = std::int64_t{1} << 40;
@@ -94,16 +103,27 @@ struct finish_scope {
   run_signal* signal = nullptr;  ///< signalled when it drains (runtime::run)
 };
 
+/// Orphans. A spawned child's frame is freed by its future (future::reset), which may be
+/// dropped while the child still runs (uts and nqueens pass results through pointers and
+/// drop every future at once). Then whichever comes second frees the frame: the future marks
+/// it k_orphaned, the child's completion (finish_frame) marks it k_completed, each by one
+/// exchange (acq_rel: the one that frees sees the other's writes to the frame). So a frame
+/// lives no longer than its task and its future, not until its parent's next sync, which on
+/// a deep help-first path held every finished sibling (uts T3L: docs/benchmarks.md).
+/// A child certainly complete when its future drops (the parent synced since, or it ran
+/// work-first and its parent's continuation was never taken) is freed at once, no exchange.
+inline constexpr std::uint8_t k_owned = 0;
+inline constexpr std::uint8_t k_orphaned = 1;
+inline constexpr std::uint8_t k_completed = 2;
+
 /// The frame header. Fields without an initialiser are written by whoever starts the frame
 /// (adopt() for spawns, calls and finish bodies; runtime::run for the root) before it first
 /// runs, so the coroutine's constructor does not store them only to have adopt() overwrite
 /// them on the spawn path.
 struct frame {
-  frame* m_parent;             ///< spawn/call parent; null for the root
-  finish_scope* m_finish;      ///< innermost enclosing finish scope
-  void* m_handle = nullptr;    ///< this coroutine's address (get_return_object)
-  frame* m_zombies = nullptr;  ///< spawned children whose futures died before a sync
-  frame* m_next_zombie;        ///< link in the parent's zombie list (when listed)
+  frame* m_parent;           ///< spawn/call parent; null for the root
+  finish_scope* m_finish;    ///< innermost enclosing finish scope
+  void* m_handle = nullptr;  ///< this coroutine's address (get_return_object)
   std::atomic<std::int64_t> m_join{k_join_bias};
   exception_slot m_exception;       ///< own or a child's exception, rethrown at sync
   std::uint32_t m_expected = 0;     ///< see the join protocol above
@@ -121,6 +141,9 @@ struct frame {
   frame_kind m_kind;
   bool m_work_first;        ///< spawned work-first: the parent sits on our deque
   bool m_at_final = false;  ///< waiting for children at its final suspend point
+  /// Who frees a spawned frame whose future may be dropped before the frame completes (see
+  /// "Orphans" below and future::reset): k_owned, then k_orphaned or k_completed, first come.
+  std::atomic<std::uint8_t> m_orphan{0};
 
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
     return std::coroutine_handle<>::from_address(m_handle);

@@ -24,19 +24,23 @@
 // Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets in full
 // plus the used part of the current one (top, m_current and m_retired_bytes are written by the
 // owner only, as relaxed atomics so that other threads may read them: a plain mov). The peak
-// is the largest `held` since the last reset_peak(). The owner keeps it on its allocation
-// path, where `held` can only grow, with a relaxed load, compare and store (it is the only
-// writer, so no update is lost) and one relaxed load of the reset epoch. reset_peak() (its
-// callers serialize) stores the bytes held at that moment as a floor, then bumps the epoch;
-// the owner's next allocation sees the new epoch and restarts its peak from max(floor, held).
-// Between the reset and that allocation only frees happen on the owner, so the floor is the
-// peak. Hence:
+// is the largest `held` since the last reset_peak(). The allocation fast path pays one load
+// and compare for it: each stacklet keeps `hwm`, the highest `top` since it became current
+// (or since the last reset). While a stacklet is current the retired bytes do not change, so
+// the peak of that stretch is m_retired_bytes + (hwm - base); the owner folds it into
+// m_folded_peak on the slow path, when it switches stacklets. A reader's peak_bytes() is the
+// larger of the folded peak and the current stretch's.
+//
+// reset_peak() (its callers serialize) stores the bytes held at that moment as a floor, sets
+// the current stacklet's hwm to its top, then bumps the epoch (release). Until the owner next
+// folds it has not seen the reset, and the peak is max(floor, current stretch); when it folds
+// it sees the new epoch and restarts the folded peak from the floor. Hence:
 //   * with no allocation concurrent with reset_peak() (no run in progress) the peak since the
 //     reset is exact;
-//   * it is never below the floor, the bytes held at the reset (during a run, read racily: a
-//     reader can see a stacklet switch half done and over-count by at most one stacklet, never
-//     under-count); an allocation that races with the reset itself may be missed until a
-//     later one goes higher.
+//   * during a run it is never below the floor (read racily, a reader can see a stacklet switch
+//     half done and over-count by at most one stacklet); an allocation racing with the reset
+//     itself may be missed until a later one goes higher, and a reset racing with a stacklet
+//     switch may keep what the new stacklet held before the reset (at most one stacklet).
 //
 // AddressSanitizer (LOCUS_ASAN). To ASan a stacklet is one big aligned_alloc block, so a use
 // of a freed frame would go unnoticed. Under ASan the stack poisons what is not a live block:
@@ -105,6 +109,7 @@ struct stacklet {
   std::int64_t local_live = 0;          ///< owner-only: frames allocated minus owner frees
   std::atomic<char*> top{nullptr};      ///< bump pointer: the owner writes, anyone may read
   char* end = nullptr;
+  std::atomic<char*> hwm{nullptr};  ///< highest top while current (see "Peak bytes" above)
   [[nodiscard]] char* base() const noexcept {
     return reinterpret_cast<char*>(const_cast<stacklet*>(this)) + k_block_header * 4;
   }
@@ -130,12 +135,14 @@ class frame_stack {
     stacklet* s = m_current.load(std::memory_order_relaxed);
     char* p = s->top.load(std::memory_order_relaxed);
     if (static_cast<std::size_t>(s->end - p) >= total) [[likely]] {
-      s->top.store(p + total, std::memory_order_relaxed);
+      char* const top = p + total;
+      s->top.store(top, std::memory_order_relaxed);
       ++s->local_live;
+      // Relaxed: the owner is the only writer but for reset_peak() (see "Peak bytes").
+      if (top > s->hwm.load(std::memory_order_relaxed))
+        s->hwm.store(top, std::memory_order_relaxed);
       asan_unpoison(p, total);
       *reinterpret_cast<block_header*>(p) = {total, 0};
-      note_held(m_retired_bytes.load(std::memory_order_relaxed) +
-                static_cast<std::size_t>(p + total - s->base()));
       return p + k_block_header;
     }
     return allocate_slow(total);
@@ -196,21 +203,15 @@ class frame_stack {
   /// Start allocating from `s` (empty: no live frame), poisoning its space again.
   void switch_to(stacklet* s) noexcept;
 
-  /// The owner's peak bookkeeping after an allocation: `held` is the bytes held now.
-  void note_held(std::size_t held) noexcept {
-    if (m_reset_seen != m_reset_epoch.load(std::memory_order_relaxed)) [[unlikely]] {
-      acknowledge_reset(held);
-    } else if (held > m_peak_bytes.load(std::memory_order_relaxed)) {
-      m_peak_bytes.store(held, std::memory_order_relaxed);  // the owner is the only writer
-    }
-  }
-  void acknowledge_reset(std::size_t held) noexcept;
+  /// Owner, before leaving the current stacklet: fold its stretch into m_folded_peak,
+  /// restarting from the floor if a reset happened since the last fold.
+  void fold_peak() noexcept;
 
   std::atomic<stacklet*> m_current{nullptr};    ///< owner writes; readers: held_bytes()
   std::vector<stacklet*> m_retired;             ///< full stacklets with live frames (owner-only)
   std::atomic<std::size_t> m_retired_bytes{0};  ///< owner writes; readers: held_bytes()
-  std::uint64_t m_reset_seen = 0;               ///< owner: the reset epoch m_peak_bytes counts from
-  std::atomic<std::size_t> m_peak_bytes{0};     ///< owner writes: peak since epoch m_peak_epoch
+  std::uint64_t m_reset_seen = 0;               ///< owner: the reset epoch it last folded at
+  std::atomic<std::size_t> m_folded_peak{0};    ///< owner writes: peak of finished stretches
   std::atomic<std::uint64_t> m_peak_epoch{0};   ///< owner publishes m_reset_seen (release)
   std::atomic<std::uint64_t> m_reset_epoch{0};  ///< reset_peak() bumps it (release) ...
   std::atomic<std::size_t> m_reset_floor{0};    ///< ... after storing the bytes held then

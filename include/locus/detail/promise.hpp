@@ -1,4 +1,14 @@
 // locus/detail/promise.hpp — the promise types of locus coroutines and their result storage.
+//
+// Every co_await in a locus task goes through promise_base::await_transform. The requests the
+// API returns (spawn(t), sync(), async(t), finish(b), a task to call) are turned there into
+// awaiters that already hold the awaiting frame, so that
+//   * a sync with nothing outstanding is decided in await_ready and never suspends (the
+//     compiler skips the suspend point's bookkeeping altogether);
+//   * no awaiter has to recover the frame from a coroutine handle, and every awaiter is
+//     trivially destructible (it holds raw handles; ownership stays with the request or the
+//     task temporary, which outlive the co_await expression).
+// Anything else (a user's own awaitable) passes through unchanged.
 #pragma once
 
 #include <coroutine>
@@ -18,6 +28,12 @@ class task;
 
 namespace locus::detail {
 
+// task.hpp: the requests that need the awaiting frame, and their awaiters.
+struct sync_request;
+struct sync_awaiter;
+struct finish_request;
+struct finish_awaiter;
+
 struct final_awaiter {
   [[nodiscard]] bool await_ready() const noexcept { return false; }
   template <class P>
@@ -27,25 +43,6 @@ struct final_awaiter {
   void await_resume() const noexcept {}
 };
 
-/// co_await locus::sync(): wait for the children spawned by this frame since its last sync.
-/// The frame is found in await_suspend; with nothing outstanding it does not suspend.
-struct sync_awaiter {
-  frame* f = nullptr;
-  [[nodiscard]] bool await_ready() const noexcept { return false; }
-  template <class P>
-  bool await_suspend(std::coroutine_handle<P> self) noexcept {
-    f = &self.promise();
-    if (f->m_expected == 0) return false;
-    counters::bump(t_worker->stats().syncs_suspended);
-    return !join_arrive(*f);  // suspended: the last child resumes us
-  }
-  void await_resume() const {
-    after_join(*f);
-    if (f->m_exception.has()) [[unlikely]]
-      std::rethrow_exception(f->m_exception.take());
-  }
-};
-
 struct promise_base : frame {
   static void* operator new(std::size_t n) { return frame_allocate(n); }
   static void operator delete(void* p) noexcept { frame_deallocate(p); }
@@ -53,6 +50,16 @@ struct promise_base : frame {
   std::suspend_always initial_suspend() const noexcept { return {}; }
   final_awaiter final_suspend() const noexcept { return {}; }
   void unhandled_exception() noexcept { m_exception.offer(std::current_exception()); }
+
+  /// co_await sync(): an awaiter that knows this frame (task.hpp).
+  sync_awaiter await_transform(sync_request r) noexcept;
+  /// co_await finish(body): an awaiter that holds the scope and knows this frame.
+  finish_awaiter await_transform(finish_request&& r) noexcept;
+  /// Any other awaitable (spawn, a call, async, finish, a user's own), unchanged.
+  template <class A>
+  A&& await_transform(A&& a) noexcept {
+    return static_cast<A&&>(a);
+  }
 };
 
 /// A task's result was asked for but it has none: it has not completed (a future's get()
@@ -68,7 +75,9 @@ struct promise final : promise_base {
 
   promise() noexcept {}
   ~promise() {
-    if (m_has_value) m_value.~T();
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      if (m_has_value) m_value.~T();
+    }
   }
   task<T> get_return_object() noexcept;
 
@@ -101,6 +110,8 @@ struct promise<T&> final : promise_base {
   task<T&> get_return_object() noexcept;
   void return_value(T& v) noexcept { m_ptr = std::addressof(v); }
   T& result() const {
+    // The exception first: a child can fail after this task returned (its implicit final
+    // sync), and then the task has a value and an exception, and the exception wins.
     if (m_exception.has()) [[unlikely]]
       std::rethrow_exception(m_exception.get());
     if (m_ptr == nullptr) [[unlikely]]

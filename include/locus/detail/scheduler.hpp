@@ -27,31 +27,32 @@ std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std
                                      bool is_async) noexcept;
 std::coroutine_handle<> complete_slow(frame& f) noexcept;
 std::coroutine_handle<> join_parent(frame& parent) noexcept;
-void reap_zombies(frame& f) noexcept;
 [[noreturn]] void throw_bad_place(std::uint32_t place);
 [[noreturn]] void throw_not_on_worker(const char* what);
 [[nodiscard]] std::uint32_t num_places_of(const worker& w) noexcept;
 
-/// Starts `child` of `parent` by spawn (is_async false) or async. Returns what to run next.
-inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uint8_t policy,
-                                           std::uint32_t place, bool is_async) noexcept {
+/// Starts `child` of `parent` by spawn (Async false) or async. Returns what to run next.
+template <bool Async>
+LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, frame& child,
+                                                               std::uint8_t policy,
+                                                               std::uint32_t place) noexcept {
   worker& w = *t_worker;
-  parent.adopt(child, is_async ? frame_kind::async : frame_kind::spawned);
+  parent.adopt(child, Async ? frame_kind::async : frame_kind::spawned);
   // The running frame's place is its worker's place (the place rule), so this compares with
   // the parent's field instead of the worker's.
   if (place != k_any_place && place != parent.m_place) [[unlikely]]
-    return spawn_remote(w, parent, child, place, is_async);
+    return spawn_remote(w, parent, child, place, Async);
   // Counted before the child is published; the push's release orders it before any decrement.
-  if (is_async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
+  if constexpr (Async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
   if (w.choose_work_first(parent, policy)) {
     child.m_work_first = true;
     child.m_parent_expected = parent.m_expected;  // see future::reset
     counters::bump(w.stats().spawns_work_first);
-    w.tasks().push(continuation_item(&parent, is_async));
+    w.tasks().push(continuation_item(&parent, Async));
     return transfer(child.handle());
   }
   child.m_work_first = false;
-  if (!is_async) ++parent.m_expected;
+  if constexpr (!Async) ++parent.m_expected;
   w.note_fresh_pushed();
   counters::bump(w.stats().spawns_help_first);
   w.tasks().push(fresh_item(&child));
@@ -67,7 +68,7 @@ inline std::coroutine_handle<> spawn_start(frame& parent, frame& child, std::uin
   return f.m_join.fetch_sub(d, std::memory_order_acq_rel) == d;
 }
 
-/// After a completed join: reset the counter, open a new sync epoch, free dead children.
+/// After a completed join: reset the counter, open a new sync epoch.
 inline void after_join(frame& f) noexcept {
   if (f.m_expected != 0) {
     // Relaxed: no child of the finished epoch touches m_join again, and new children are
@@ -76,7 +77,6 @@ inline void after_join(frame& f) noexcept {
     f.m_expected = 0;
   }
   ++f.m_sync_epoch;
-  if (f.m_zombies != nullptr) reap_zombies(f);
 }
 
 /// Completion of a frame whose children are all done, on the worker that ran it. Returns what
@@ -106,6 +106,10 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
         return transfer(parent->handle());
       dq.push(item);  // someone else's item (we were resumed elsewhere): put it back
     }
+    // The continuation was taken: the parent runs elsewhere and may drop our future meanwhile
+    // (frame.hpp, "Orphans"). Nothing of this frame is touched after the exchange.
+    if (f.m_orphan.exchange(k_completed, std::memory_order_acq_rel) == k_orphaned)
+      f.handle().destroy();
     return join_parent(*parent);
   }
   return complete_slow(f);
@@ -117,8 +121,6 @@ inline std::coroutine_handle<> on_final(frame& f) noexcept {
     f.m_at_final = true;  // read by the last child, after its acquire on m_join
     if (!join_arrive(f)) return std::noop_coroutine();
     after_join(f);
-  } else if (f.m_zombies != nullptr) [[unlikely]] {
-    reap_zombies(f);
   }
   return complete(f);
 }

@@ -109,8 +109,6 @@ class worker {
 
   /// See transfer(): the coroutine the worker loop resumes next, when a transfer bounced.
   std::coroutine_handle<> next_resume;
-  /// See transfer(): the lowest stack address transfers may nest down to before bouncing.
-  std::uintptr_t stack_floor = 0;
 
  private:
   bool choose_adaptive(const frame& parent) noexcept {
@@ -152,6 +150,10 @@ class worker {
 
 /// The worker the calling thread is, or null off the runtime's threads.
 constinit inline thread_local worker* t_worker = nullptr;
+/// See transfer(): the lowest stack address transfers may nest down to before bouncing; set
+/// by the worker loop, 0 off the runtime's threads. Its own thread_local, so the check is one
+/// compare against a thread-relative address.
+constinit inline thread_local std::uintptr_t t_stack_floor = 0;
 
 /// How far transfers may nest on a worker's C stack before bouncing through the worker loop.
 inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} << 10;
@@ -185,9 +187,8 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 /// flags than the library (-O0 against a release library, ASan against a plain one) agrees
 /// with it by construction; the worker loop always drains `next_resume`.
 [[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
-  worker* w = t_worker;
-  if (stack_address() < w->stack_floor) [[unlikely]] {
-    w->next_resume = h;
+  if (stack_address() < t_stack_floor) [[unlikely]] {
+    t_worker->next_resume = h;
     return std::noop_coroutine();
   }
   return h;
