@@ -10,7 +10,10 @@
 namespace locus {
 namespace {
 
-/// Fibonacci hashing: consecutive block numbers (the common case) spread over the table.
+/// Blocks of one 4096-block chunk (256 KiB of 64-byte lines) go to consecutive slots, so a
+/// sweep walks the table in order instead of missing the host's cache on every probe; chunks
+/// are scattered (Fibonacci hashing of the chunk number), so large power-of-two strides do not
+/// pile up in one cluster.
 std::size_t hash_of(std::uint64_t tag) noexcept {
   return static_cast<std::size_t>((tag * 0x9E3779B97F4A7C15ULL) >> 17);
 }
@@ -29,9 +32,7 @@ cache_model::cache_model(std::size_t capacity_bytes, std::size_t line_bytes) {
                             "at most 2^31 blocks of line_bytes",
                             "too many blocks; use a larger line_bytes");
   }
-  m_tag.resize(m_capacity);
-  m_prev.resize(m_capacity, k_nil);
-  m_next.resize(m_capacity, k_nil);
+  m_node.resize(m_capacity);
   const std::size_t table = std::bit_ceil(std::max<std::size_t>(2 * m_capacity, 2));
   m_table.assign(table, k_nil);
   m_mask = table - 1;
@@ -40,7 +41,7 @@ cache_model::cache_model(std::size_t capacity_bytes, std::size_t line_bytes) {
 std::size_t cache_model::probe(std::uint64_t tag) const noexcept {
   std::size_t s = hash_of(tag) & m_mask;
   // Terminates: the table is at most half full, so an empty slot exists.
-  while (m_table[s] != k_nil && m_tag[m_table[s]] != tag)
+  while (m_table[s] != k_nil && m_node[m_table[s]].tag != tag)
     s = (s + 1) & m_mask;
   return s;
 }
@@ -51,7 +52,7 @@ void cache_model::erase_from_table(std::size_t slot) noexcept {
   std::size_t hole = slot;
   std::size_t s = (slot + 1) & m_mask;
   while (m_table[s] != k_nil) {
-    const std::size_t home = hash_of(m_tag[m_table[s]]) & m_mask;
+    const std::size_t home = hash_of(m_node[m_table[s]].tag) & m_mask;
     // Distance from home to s and from home to the hole, cyclically.
     if (((s - home) & m_mask) >= ((s - hole) & m_mask)) {
       m_table[hole] = m_table[s];
@@ -63,21 +64,21 @@ void cache_model::erase_from_table(std::size_t slot) noexcept {
 }
 
 void cache_model::unlink(std::uint32_t n) noexcept {
-  if (m_prev[n] != k_nil)
-    m_next[m_prev[n]] = m_next[n];
+  if (m_node[n].prev != k_nil)
+    m_node[m_node[n].prev].next = m_node[n].next;
   else
-    m_head = m_next[n];
-  if (m_next[n] != k_nil)
-    m_prev[m_next[n]] = m_prev[n];
+    m_head = m_node[n].next;
+  if (m_node[n].next != k_nil)
+    m_node[m_node[n].next].prev = m_node[n].prev;
   else
-    m_tail = m_prev[n];
-  m_prev[n] = m_next[n] = k_nil;
+    m_tail = m_node[n].prev;
+  m_node[n].prev = m_node[n].next = k_nil;
 }
 
 void cache_model::push_front(std::uint32_t n) noexcept {
-  m_prev[n] = k_nil;
-  m_next[n] = m_head;
-  if (m_head != k_nil) m_prev[m_head] = n;
+  m_node[n].prev = k_nil;
+  m_node[n].next = m_head;
+  if (m_head != k_nil) m_node[m_head].prev = n;
   m_head = n;
   if (m_tail == k_nil) m_tail = n;
 }
@@ -105,11 +106,11 @@ bool cache_model::access_block(std::uintptr_t address) noexcept {
   } else {
     n = m_tail;
     ++m_totals.evictions;
-    erase_from_table(probe(m_tag[n]));
+    erase_from_table(probe(m_node[n].tag));
     unlink(n);
     slot = probe(tag);  // the deletion may have moved the empty slot the miss found
   }
-  m_tag[n] = tag;
+  m_node[n].tag = tag;
   m_table[slot] = n;
   push_front(n);
   return false;
@@ -133,8 +134,7 @@ bool cache_model::contains(std::uintptr_t address) const noexcept {
 
 void cache_model::flush() noexcept {
   std::fill(m_table.begin(), m_table.end(), k_nil);
-  std::fill(m_prev.begin(), m_prev.end(), k_nil);
-  std::fill(m_next.begin(), m_next.end(), k_nil);
+  std::fill(m_node.begin(), m_node.end(), node{});
   m_head = m_tail = k_nil;
   m_size = 0;
 }

@@ -19,13 +19,15 @@
 //     they are fed (the accountant's lock order, one record() call at a time), not by cycles.
 //
 // Cost: O(1) per block and no allocation after construction: an open-addressing hash table
-// (linear probing, backward-shift deletion, at most half full) maps a block number to a slot
+// (linear probing, backward-shift deletion, at most half full) maps a block number to a node
 // of an array-based doubly-linked LRU list. Memory: 16 bytes per block of capacity plus 8
-// bytes per hash slot, about 32 bytes per block: 4 MiB for an 8 MiB L3 of 64-byte lines.
-// Measured (release build, gcc 12, one core of the 2-core CI machine, 8 MiB capacity): about
-// 0.2 ms per MiB accessed with 64-byte blocks in a working set larger than the cache, 16
-// times less with 1 KiB blocks. A coarser block is a coarser model: it is exact only for
-// accesses that cover whole blocks.
+// bytes per block in the table: 3 MiB for an 8 MiB L3 of 64-byte lines.
+// Measured (release build, gcc 12, a shared 2-core x86-64 VM, 8 MiB capacity, sequential
+// sweeps): with 64-byte blocks about 0.24 ms per MiB accessed when it hits (4 MiB working set)
+// and 0.38 ms per MiB when it misses and evicts (64 MiB); 256-byte blocks 0.04-0.05 ms,
+// 1 KiB blocks 0.006-0.008 ms. The default stays 64 bytes (the real line): the model is for
+// measuring, not for production runs. A coarser block is a coarser model: it is exact only
+// for accesses that cover whole blocks.
 #pragma once
 
 #include <cstddef>
@@ -90,9 +92,12 @@ class cache_model {
   std::size_t m_capacity = 0;  ///< blocks
   unsigned m_shift = 6;        ///< log2(line_bytes)
   std::size_t m_size = 0;      ///< blocks resident
-  // The LRU list, in arrays indexed by node: m_head is the most recently used.
-  std::vector<std::uint64_t> m_tag;
-  std::vector<std::uint32_t> m_prev, m_next;
+  /// A resident block and its links in the LRU list (16 bytes: one host cache line per step).
+  struct node {
+    std::uint64_t tag = 0;
+    std::uint32_t prev = k_nil, next = k_nil;
+  };
+  std::vector<node> m_node;  ///< the LRU list in an array; m_head is the most recently used
   std::uint32_t m_head = k_nil, m_tail = k_nil;
   // Hash table of node indices (k_nil: empty), a power of two at least twice the capacity.
   std::vector<std::uint32_t> m_table;
