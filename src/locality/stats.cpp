@@ -148,11 +148,12 @@ std::string locality_stats::to_json() const {
   w.field("straggler_socket", straggler_socket());
   w.field("cache_model", cache_modelled);
   w.field("line_bytes", static_cast<std::uint64_t>(line_bytes));
-  for (auto [name, member] :
+  // A plain pair, not a structured binding: clang 14 cannot capture those in a lambda.
+  for (const auto& column :
        {std::pair{"l3_hits", &cache_counts::hits}, std::pair{"l3_misses", &cache_counts::misses},
         std::pair{"l3_evictions", &cache_counts::evictions}}) {
-    write_array(w, name, l3_per_socket.size(),
-                [&](std::size_t i) { w.value(l3_per_socket[i].*member); });
+    write_array(w, column.first, l3_per_socket.size(),
+                [&](std::size_t i) { w.value(l3_per_socket[i].*column.second); });
   }
   write_array(w, "per_socket", per_socket.size(), [&](std::size_t i) {
     w.open('{');
