@@ -183,6 +183,28 @@ TEST_F(LocalityFourSockets, OnNumaHomesAreNumaNodes) {
   EXPECT_EQ(s.per_worker[11].remote, b.bytes);
 }
 
+// Two NUMA nodes per socket: a node home of the worker's package (or a core of it) is
+// same_socket, whichever node; another package's node is remote.
+TEST(LocalityAccountant, NodesOfTheOwnPackageAreSameSocket) {
+  const topology topo = topology::from_spec("sockets=2,numa=2,cores=2");
+  ASSERT_EQ(topo.cores()[2].numa, 1U);
+  ASSERT_EQ(topo.cores()[2].package, 0U);
+  ASSERT_EQ(topo.cores()[4].package, 1U);
+  accountant acc(topo, iota(8));
+  buffer b(2 * k_page, topo, &acc.homes(), placement::on_numa(1));
+  acc.record(0, b.range(access::read));  // node 0, package 0
+  acc.record(3, b.range(access::read));  // node 1
+  acc.record(4, b.range(access::read));  // package 1
+  buffer t(k_page, topo, &acc.homes());
+  acc.record(3, t.range(access::write));  // first touch: core 3 (node 1)
+  acc.record(0, t.range(access::read));
+  const auto s = acc.snapshot();
+  EXPECT_EQ(s.per_worker[0].same_socket, b.bytes + t.bytes);
+  EXPECT_EQ(s.per_worker[3].same_socket, b.bytes);
+  EXPECT_EQ(s.per_worker[3].same_core, t.bytes);
+  EXPECT_EQ(s.per_worker[4].remote, b.bytes);
+}
+
 // Reads of pages nobody wrote are unplaced and set no home; the first write does.
 TEST_F(LocalityFourSockets, ReadsOfUnplacedPagesAreUnplaced) {
   accountant acc(topo, iota(16));

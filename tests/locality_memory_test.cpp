@@ -138,4 +138,24 @@ TEST(LocalityMemory, BindingWarningIsPrintedOnce) {
   }
 }
 
+// The binding step itself, on this machine's real topology: it binds or says why not (never
+// crashes), and the memory stays usable either way.
+TEST(LocalityMemory, BindingStepBindsOrSaysWhy) {
+  const topology topo = topology::discover();
+  const std::size_t bytes = 8 * k_page;
+  void* p = locus::allocate(bytes, placement::first_touch(), topo, nullptr);
+  for (placement pl : {placement::on_numa(0), placement::on_socket(0), placement::interleave()}) {
+    for (bool migrate : {false, true}) {
+      std::string why;
+      const bool bound = locus::locality::detail::bind_pages(p, bytes, pl, topo, migrate, why);
+      EXPECT_TRUE(bound || !why.empty()) << locus::to_string(pl);
+      std::memset(p, 3, bytes);
+    }
+  }
+  std::string why;
+  EXPECT_TRUE(
+      locus::locality::detail::bind_pages(p, bytes, placement::first_touch(), topo, false, why));
+  locus::deallocate(p, bytes);
+}
+
 }  // namespace

@@ -50,6 +50,10 @@ accountant::accountant(const topology& topo, std::vector<std::size_t> worker_cor
     (void)cache_model(0, options.line_bytes);
   }
   m_baseline.resize(m_worker_core.size());
+  // Nodes nest in packages, so any core of a node gives the node's package.
+  m_package_of_numa.assign(m_topo.num_numa_nodes(), ~0U);
+  for (const core_info& c : m_topo.cores())
+    if (c.numa < m_package_of_numa.size()) m_package_of_numa[c.numa] = c.package;
 }
 
 accountant::~accountant() = default;
@@ -73,7 +77,10 @@ accountant::distance_class accountant::classify(std::size_t core, home h) const 
       }
       return k_remote;
     case home::kind::numa:
-      return c.numa == h.index() ? k_socket : k_remote;
+      // Another node of the worker's package is still "same socket", as for a core home.
+      return h.index() < m_package_of_numa.size() && m_package_of_numa[h.index()] == c.package
+                 ? k_socket
+                 : k_remote;
     case home::kind::package:
       return c.package == h.index() ? k_socket : k_remote;
   }

@@ -1,5 +1,9 @@
 // locality/memory.cpp — placed allocation: OS binding through hwloc where the machine has
 // several NUMA nodes, recorded homes everywhere, one warning and first touch where binding fails.
+//
+// Memory comes from mmap and is bound with hwloc_set_area_membind rather than allocated with
+// hwloc_alloc_membind: every allocation is then freed the same way (munmap) whether binding
+// worked or not, and register_memory() shares the binding code.
 #include <locus/locality/memory.hpp>
 
 #include <sys/mman.h>
@@ -229,6 +233,13 @@ void register_memory(const void* ptr, std::size_t bytes, placement p, const topo
 }
 
 namespace locality::detail {
+
+bool bind_pages(const void* p, std::size_t bytes, placement pl, const topology& topo, bool migrate,
+                std::string& why) {
+  if (pl.how == placement::kind::first_touch) return true;
+  check_placement(pl, topo, "bind_pages");
+  return bind(p, bytes, pl, topo, migrate, why);
+}
 
 bool warn_binding_unsupported(const std::string& why) {
   static std::atomic<bool> warned{false};

@@ -52,8 +52,9 @@ class accountant {
   /// Worker `worker` (its own thread only) accessed [p, p + bytes) with `mode`. Page by page: a
   /// write to a page without a home gives it the worker's core (first touch); a read of such a
   /// page counts as unplaced and leaves it homeless. The bytes are classed by the distance from
-  /// the worker's core to the home (a NUMA or package home: same_socket if the core is in it,
-  /// else remote), then the range is fed to the model of the worker's L3 group. bytes == 0
+  /// the worker's core to the home (a NUMA or package home: same_socket if it is, or lies in,
+  /// the core's package; else remote), then the range is fed to the model of the worker's L3
+  /// group. bytes == 0
   /// records nothing. Throws std::out_of_range for a worker index without a core.
   void record(unsigned worker, const void* p, std::size_t bytes, access mode);
   void record(unsigned worker, const data_range& r) { record(worker, r.begin, r.bytes, r.mode); }
@@ -84,6 +85,7 @@ class accountant {
 
   topology m_topo;
   std::vector<std::size_t> m_worker_core;
+  std::vector<unsigned> m_package_of_numa;  ///< by NUMA node id
   home_map m_homes;
   std::unique_ptr<worker_counters[]> m_counters;
   std::unique_ptr<l3_group[]> m_groups;

@@ -64,6 +64,11 @@ void register_memory(const void* ptr, std::size_t bytes, placement p, const topo
                      home_map& homes);
 
 namespace locality::detail {
+/// The OS binding step of allocate() and register_memory(), whatever the topology (for tests):
+/// binds the OS pages overlapping [p, p + bytes) to the CPUs `pl` names in `topo`. Returns
+/// true if bound (or nothing to bind: first_touch); false with the reason in `why` otherwise.
+bool bind_pages(const void* p, std::size_t bytes, placement pl, const topology& topo, bool migrate,
+                std::string& why);
 /// Prints the binding warning, the first time in this process only:
 ///   "locus: memory binding is not supported here (WHY); falling back to first touch".
 /// Returns true if this call printed it.
