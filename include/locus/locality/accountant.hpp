@@ -54,8 +54,9 @@ class accountant {
   /// page counts as unplaced and leaves it homeless. The bytes are classed by the distance from
   /// the worker's core to the home (a NUMA or package home: same_socket if it is, or lies in,
   /// the core's package; else remote), then the range is fed to the model of the worker's L3
-  /// group. bytes == 0
-  /// records nothing. Throws std::out_of_range for a worker index without a core.
+  /// group. bytes == 0 records nothing. This is also the explicit touch(ptr, bytes,
+  /// mode) for accesses a task's range does not describe. Throws std::out_of_range for a worker
+  /// index without a core.
   void record(unsigned worker, const void* p, std::size_t bytes, access mode);
   void record(unsigned worker, const data_range& r) { record(worker, r.begin, r.bytes, r.mode); }
 
