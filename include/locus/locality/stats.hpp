@@ -44,8 +44,9 @@ struct locality_stats {
   /// The package whose workers accessed the most remote bytes (the lowest on a tie); -1 if
   /// no bytes were remote.
   [[nodiscard]] int straggler_socket() const noexcept;
-  /// One line, e.g. "locality: 75.0% local of 64 MiB (core 12.5%, l3 0.0%, socket 62.5%,
-  /// remote 25.0%), 0 B unplaced, straggler socket 2; L3 model: 1024 misses, 3072 hits".
+  /// One line, e.g. "locality: 25.0% local of 4.0 MiB (core 0.0%, l3 0.0%, socket 25.0%,
+  /// remote 75.0%), 0 B unplaced, straggler socket 0; L3 model: 65536 misses, 0 hits of 64 B
+  /// lines". Shares are of the placed bytes; "no straggler socket" if nothing was remote.
   [[nodiscard]] std::string summary() const;
   /// A JSON object: local_share, bytes {same_core, same_l3, same_socket, remote, unplaced},
   /// straggler_socket, l3_hits / l3_misses / l3_evictions (per socket), cache_model,
