@@ -1,0 +1,187 @@
+// locality/stats.cpp — shares, the straggler socket, and the one-line and JSON reports.
+#include <locus/locality/stats.hpp>
+
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+
+namespace locus {
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%",
+                whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return buf;
+}
+
+std::string size_text(std::uint64_t bytes) {
+  constexpr std::array<const char*, 5> units{"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  std::size_t u = 0;
+  while (v >= 1024.0 && u + 1 < units.size()) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+/// The few pieces of JSON this file writes: numbers, fixed keys, arrays and objects.
+class json_writer {
+ public:
+  void open(char c) { separate(), m_out += c, m_first = true; }
+  void close(char c) { m_out += c, m_first = false; }
+  void key(std::string_view k) {
+    separate();
+    m_out += '"';
+    m_out += k;  // keys are fixed identifiers: nothing to escape
+    m_out += "\":";
+    m_first = true;  // the value follows without a comma
+  }
+  void value(std::uint64_t v) { separate(), m_out += std::to_string(v); }
+  void value(int v) { separate(), m_out += std::to_string(v); }
+  void value(bool v) { separate(), m_out += v ? "true" : "false"; }
+  void value(double v) {
+    separate();
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
+    m_out.append(buf, r.ptr);
+  }
+  template <class T>
+  void field(std::string_view k, T v) {
+    key(k);
+    value(v);
+  }
+  [[nodiscard]] std::string take() { return std::move(m_out); }
+
+ private:
+  void separate() {
+    if (!m_first) m_out += ',';
+    m_first = false;
+  }
+  std::string m_out;
+  bool m_first = true;
+};
+
+void write_bytes(json_writer& w, const locality_bytes& b) {
+  w.key("bytes");
+  w.open('{');
+  w.field("same_core", b.same_core);
+  w.field("same_l3", b.same_l3);
+  w.field("same_socket", b.same_socket);
+  w.field("remote", b.remote);
+  w.field("unplaced", b.unplaced);
+  w.close('}');
+}
+
+template <class F>
+void write_array(json_writer& w, std::string_view k, std::size_t n, F&& each) {
+  w.key(k);
+  w.open('[');
+  for (std::size_t i = 0; i < n; ++i)
+    each(i);
+  w.close(']');
+}
+
+}  // namespace
+
+double locality_bytes::local_share() const noexcept {
+  const std::uint64_t all = placed();
+  return all == 0 ? 1.0 : static_cast<double>(local()) / static_cast<double>(all);
+}
+
+locality_bytes& locality_bytes::operator+=(const locality_bytes& o) noexcept {
+  same_core += o.same_core;
+  same_l3 += o.same_l3;
+  same_socket += o.same_socket;
+  remote += o.remote;
+  unplaced += o.unplaced;
+  return *this;
+}
+
+int locality_stats::straggler_socket() const noexcept {
+  int best = -1;
+  std::uint64_t most = 0;
+  for (std::size_t s = 0; s < per_socket.size(); ++s) {
+    if (per_socket[s].remote > most) {
+      most = per_socket[s].remote;
+      best = static_cast<int>(s);
+    }
+  }
+  return best;
+}
+
+std::string locality_stats::summary() const {
+  const std::uint64_t placed = total.placed();
+  std::string s = "locality: " + percent(total.local(), placed) + " local of " + size_text(placed) +
+                  " (core " + percent(total.same_core, placed) + ", l3 " +
+                  percent(total.same_l3, placed) + ", socket " +
+                  percent(total.same_socket, placed) + ", remote " + percent(total.remote, placed) +
+                  "), " + size_text(total.unplaced) + " unplaced";
+  const int straggler = straggler_socket();
+  s += straggler < 0 ? ", no straggler socket" : ", straggler socket " + std::to_string(straggler);
+  if (cache_modelled) {
+    cache_counts all;
+    for (const auto& c : l3_per_socket)
+      all += c;
+    s += "; L3 model: " + std::to_string(all.misses) + " misses, " + std::to_string(all.hits) +
+         " hits of " + std::to_string(line_bytes) + " B lines";
+  } else {
+    s += "; L3 model off";
+  }
+  return s;
+}
+
+std::string locality_stats::to_json() const {
+  json_writer w;
+  w.open('{');
+  w.field("local_share", local_share());
+  write_bytes(w, total);
+  w.field("straggler_socket", straggler_socket());
+  w.field("cache_model", cache_modelled);
+  w.field("line_bytes", static_cast<std::uint64_t>(line_bytes));
+  // A plain pair, not a structured binding: clang 14 cannot capture those in a lambda.
+  for (const auto& column :
+       {std::pair{"l3_hits", &cache_counts::hits}, std::pair{"l3_misses", &cache_counts::misses},
+        std::pair{"l3_evictions", &cache_counts::evictions}}) {
+    write_array(w, column.first, l3_per_socket.size(),
+                [&](std::size_t i) { w.value(l3_per_socket[i].*column.second); });
+  }
+  write_array(w, "per_socket", per_socket.size(), [&](std::size_t i) {
+    w.open('{');
+    w.field("socket", static_cast<std::uint64_t>(i));
+    w.field("local_share", per_socket[i].local_share());
+    write_bytes(w, per_socket[i]);
+    const cache_counts c = i < l3_per_socket.size() ? l3_per_socket[i] : cache_counts{};
+    w.field("l3_hits", c.hits);
+    w.field("l3_misses", c.misses);
+    w.close('}');
+  });
+  write_array(w, "per_l3", l3_per_group.size(), [&](std::size_t i) {
+    w.open('{');
+    w.field("group", static_cast<std::uint64_t>(i));
+    w.field("hits", l3_per_group[i].hits);
+    w.field("misses", l3_per_group[i].misses);
+    w.field("evictions", l3_per_group[i].evictions);
+    w.close('}');
+  });
+  write_array(w, "per_worker", per_worker.size(), [&](std::size_t i) {
+    w.open('{');
+    w.field("worker", static_cast<std::uint64_t>(i));
+    w.field("local_share", per_worker[i].local_share());
+    write_bytes(w, per_worker[i]);
+    w.close('}');
+  });
+  w.close('}');
+  return w.take();
+}
+
+}  // namespace locus
