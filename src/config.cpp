@@ -24,6 +24,7 @@ constexpr unsigned max_workers = 4096;
 // Keywords are accepted in any case; the forms say so, so that a message lists every spelling.
 constexpr std::string_view policy_forms =
     "one of: work-first, help-first, adaptive (any case; also work_first, help_first)";
+constexpr std::string_view scheduler_forms = "one of: slaw, cilk (any case)";
 constexpr std::string_view victim_forms = "one of: random, hierarchical (any case)";
 constexpr std::string_view bool_forms = "one of: 1, 0, true, false, on, off (any case)";
 constexpr std::string_view workers_forms = "a positive integer from 1 to 4096";
@@ -183,6 +184,13 @@ slaw_params parse_slaw(std::string_view value, std::string_view what) {
   return p;
 }
 
+scheduler_kind parse_scheduler(std::string_view value, std::string_view what) {
+  const auto v = trim(value);
+  if (iequals(v, "slaw")) return scheduler_kind::slaw;
+  if (iequals(v, "cilk")) return scheduler_kind::cilk;
+  throw make_config_error(what, value, scheduler_forms);
+}
+
 void validate_slaw(const slaw_params& p, std::string_view what) {
   // The fields parse_slaw requires positive; steal_threshold may be anything (0 included).
   const std::array<std::pair<std::string_view, std::uint32_t>, 3> positive{
@@ -207,6 +215,7 @@ void validate_places(std::string_view value, std::string_view what) {
 
 config config::from_env() {
   config cfg;
+  if (auto v = read_env("LOCUS_SCHEDULER")) cfg.scheduler = parse_scheduler(*v, "LOCUS_SCHEDULER");
   if (auto v = read_env("LOCUS_WORKERS")) cfg.workers = parse_workers(*v, "LOCUS_WORKERS");
   if (auto v = read_env("LOCUS_POLICY")) cfg.policy = parse_spawn_policy(*v, "LOCUS_POLICY");
   if (auto v = read_env("LOCUS_VICTIMS")) cfg.victims = parse_victim_policy(*v, "LOCUS_VICTIMS");
@@ -256,6 +265,10 @@ std::string_view to_string(spawn_policy p) noexcept {
       return "adaptive";
   }
   return "unknown";
+}
+
+std::string_view to_string(scheduler_kind s) noexcept {
+  return s == scheduler_kind::cilk ? "cilk" : "slaw";
 }
 
 std::string_view to_string(victim_policy v) noexcept {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "locus/ext/scheduler.hpp"
 #include "runtime_state.hpp"
 
 namespace locus {
@@ -58,6 +59,26 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   runtime_state& rt = *m_state;
   rt.topo = topology::make(cfg.topology, "topology");
   validate_slaw(cfg.slaw, "slaw");  // e.g. slaw.interval="0" is not valid; expected ...
+  if (cfg.scheduler == scheduler_kind::cilk) {
+    // Cilk's fixed choices (config.hpp): they replace the SLAW fields.
+    cfg.policy = spawn_policy::work_first;
+    cfg.victims = victim_policy::random;
+    cfg.places = "none";
+    cfg.places_from_env.clear();
+    cfg.cross_place_steals = false;
+  }
+  if (cfg.custom_scheduler != nullptr) {
+    const ext::scheduler& custom = *cfg.custom_scheduler;
+    if (custom.acquire == nullptr)
+      throw config_error("custom_scheduler \"" + std::string(custom.name) +
+                         "\" has no acquisition strategy; expected one (e.g. "
+                         "locus::ext::slaw_acquisition())");
+    rt.acquire = custom.acquire;
+    rt.spawn = custom.spawn;
+  } else {
+    rt.acquire =
+        cfg.scheduler == scheduler_kind::cilk ? ext::random_acquisition() : ext::slaw_acquisition();
+  }
   const unsigned n = cfg.workers != 0 ? cfg.workers : static_cast<unsigned>(rt.topo.num_cores());
   if (n > 4096)
     throw config_error("workers=" + std::to_string(n) + " is not valid; expected 1..4096");
@@ -66,6 +87,7 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   std::vector<std::size_t> core_of(n);
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
+  rt.core_of = core_of;
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
@@ -151,6 +173,11 @@ const topology& runtime::topo() const noexcept {
 }
 const config& runtime::cfg() const noexcept {
   return m_state->cfg;
+}
+std::string_view runtime::scheduler_name() const noexcept {
+  const config& c = m_state->cfg;
+  if (c.custom_scheduler != nullptr) return c.custom_scheduler->name;
+  return to_string(c.scheduler);
 }
 unsigned runtime::sleeping_workers() const noexcept {
   std::uint64_t n = 0;

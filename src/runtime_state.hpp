@@ -13,6 +13,7 @@
 
 #include "locus/config.hpp"
 #include "locus/detail/worker.hpp"
+#include "locus/ext/scheduler.hpp"
 #include "locus/topology.hpp"
 
 namespace locus::detail {
@@ -120,9 +121,14 @@ struct place_state {
 };
 
 struct runtime_state {
-  config cfg;
+  config cfg;  ///< the configuration in force (a scheduler's fixed choices applied)
+  /// The scheduler's strategies (locus/ext/scheduler.hpp): who acquires, and the custom spawn
+  /// rule (null: the built-in policy of cfg.policy, inline in the spawn).
+  std::shared_ptr<ext::acquisition> acquire;
+  std::shared_ptr<ext::spawn_rule> spawn;
   topology topo;
   std::vector<std::unique_ptr<worker>> workers;
+  std::vector<std::size_t> core_of;  ///< per worker, its core's index in topo.cores()
   std::vector<std::unique_ptr<place_state>> places;
   std::vector<std::unique_ptr<idle_domain>> idle_domains;
   /// Per worker, the victims to try in order: tiers of worker indices (nearest first).

@@ -1,5 +1,6 @@
-// The worker loop: run own work, then acquire (steal in the place, its mailbox, other places),
-// then spin, then sleep. SLAW's idle subroutine and place rules (sections III-C and IV).
+// The worker loop: run own work, then acquire (the scheduler's acquisition strategy: SLAW's
+// steal in the place, its mailbox, other places; or Cilk's random victims), then spin, then
+// sleep. SLAW's idle subroutine and place rules (sections III-C and IV).
 #include "locus/detail/worker.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "locus/ext/scheduler.hpp"
 #include "runtime_state.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -24,7 +26,8 @@ worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& 
     : m_rt(rt),
       m_index(index),
       m_place(place),
-      m_policy(static_cast<std::uint8_t>(cfg.policy)),
+      m_policy(rt.spawn != nullptr ? k_policy_custom : static_cast<std::uint8_t>(cfg.policy)),
+      m_rng{0x9e3779b97f4a7c15ull * (index + 1)},
       m_slaw(cfg.slaw),
       m_until_eval(cfg.slaw.interval) {}
 
@@ -120,17 +123,6 @@ void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item) {
 
 namespace {
 
-/// A cheap per-thread xorshift for victim choice.
-struct rng {
-  std::uint64_t s;
-  std::uint32_t below(std::uint32_t n) noexcept {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return static_cast<std::uint32_t>((s >> 32) * n >> 32);
-  }
-};
-
 /// Runs one item taken off a deque or a mailbox. `victim` is the worker whose deque it came
 /// from (null for a mailbox).
 void execute(worker& w, std::uintptr_t item, worker* victim) {
@@ -155,40 +147,13 @@ void execute(worker& w, std::uintptr_t item, worker* victim) {
     std::exchange(w.next_resume, {}).resume();
 }
 
-bool steal_from(worker& w, const std::vector<unsigned>& tier, runtime_state& rt, rng& r,
-                std::uintptr_t& item, worker*& victim) {
-  const auto n = static_cast<std::uint32_t>(tier.size());
-  for (std::uint32_t k = 0; k < n; ++k) {
-    worker& v = *rt.workers[tier[r.below(n)]];
-    counters::bump(w.stats().steals_attempted);
-    if (v.tasks().steal(item)) {
-      counters::bump(w.stats().steals_succeeded);
-      victim = &v;
-      return true;
-    }
-  }
-  return false;
-}
-
-/// SLAW's order: peers of the own place (nearest first), the own mailbox, then, when allowed,
-/// other places' workers and mailboxes.
-bool acquire(worker& w, runtime_state& rt, rng& r, std::uintptr_t& item, worker*& victim) {
-  for (const auto& tier : rt.victim_tiers[w.index()])
-    if (steal_from(w, tier, rt, r, item, victim)) return true;
-  victim = nullptr;
-  if (rt.places[w.place()]->mail.pop(item)) {
-    counters::bump(w.stats().mailbox_takes);
-    return true;
-  }
-  for (unsigned p : rt.remote_places[w.index()]) {
-    if (steal_from(w, rt.places[p]->workers, rt, r, item, victim)) return true;
-    victim = nullptr;
-    if (rt.places[p]->mail.pop(item)) {
-      counters::bump(w.stats().mailbox_takes);
-      return true;
-    }
-  }
-  return false;
+/// One look for work through the runtime's acquisition strategy (locus/ext/scheduler.hpp).
+bool acquire(worker& w, runtime_state& rt, std::uintptr_t& item, worker*& victim) {
+  ext::work_item got;
+  if (!rt.acquire->acquire(ext::worker_ref(w, rt), got)) return false;
+  item = got.bits;
+  victim = got.from == ext::work_item::k_from_mailbox ? nullptr : rt.workers[got.from].get();
+  return true;
 }
 
 constexpr unsigned k_spin_rounds = 64;   // acquire attempts with a pause between
@@ -196,13 +161,13 @@ constexpr unsigned k_yield_rounds = 32;  // then with a yield, before asking to 
 
 /// Looks for work until it finds some (true) or the runtime stops (false). Sleeps when the
 /// place's idle protocol allows it.
-bool find_work(worker& w, runtime_state& rt, place_state& ps, rng& r, std::uintptr_t& item,
+bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& item,
                worker*& victim) {
   w.stats().idle_begin(w.stats().clock_ns());  // readers see the spell while it lasts
   unsigned fails = 0;
   bool found = false;
   while (!rt.stopping.load(std::memory_order_acquire)) {
-    if (acquire(w, rt, r, item, victim)) {
+    if (acquire(w, rt, item, victim)) {
       found = true;
       break;
     }
@@ -239,10 +204,9 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
   t_worker = &w;
   t_stack_floor = stack_address() - k_transfer_stack_budget;
   place_state& ps = *rt.places[w.place()];
-  rng r{0x9e3779b97f4a7c15ull * (w.index() + 1)};
   std::uintptr_t item = 0;
   worker* victim = nullptr;
-  while (find_work(w, rt, ps, r, item, victim)) {
+  while (find_work(w, rt, ps, item, victim)) {
     ps.idle->thief_to_active();
     execute(w, item, victim);
     // Own work, deepest first (SLAW's tie breakers: the bottom of the deque is the most

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* all_vars[] = {"LOCUS_WORKERS",  "LOCUS_POLICY", "LOCUS_VICTIMS",
                                     "LOCUS_TOPOLOGY", "LOCUS_PLACES", "LOCUS_CROSS_PLACE_STEALS",
-                                    "LOCUS_PIN",      "LOCUS_SLAW"};
+                                    "LOCUS_PIN",      "LOCUS_SLAW",   "LOCUS_SCHEDULER"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).
@@ -117,6 +117,19 @@ TEST(config_from_env, reads_every_variable) {
   EXPECT_EQ(cfg.slaw.interval, 8U);
   EXPECT_EQ(cfg.slaw.fresh_limit, locus::slaw_params{}.fresh_limit);
   EXPECT_EQ(cfg.slaw.stack_limit, 100U);
+}
+
+TEST(config_scheduler, reads_slaw_and_cilk_in_any_case_and_names_the_variable) {
+  {
+    env_guard g;
+    EXPECT_EQ(locus::config::from_env().scheduler, locus::scheduler_kind::slaw);
+    env_guard::set("LOCUS_SCHEDULER", "Cilk");
+    EXPECT_EQ(locus::config::from_env().scheduler, locus::scheduler_kind::cilk);
+    env_guard::set("LOCUS_SCHEDULER", " slaw ");
+    EXPECT_EQ(locus::config::from_env().scheduler, locus::scheduler_kind::slaw);
+  }
+  EXPECT_EQ(env_error("LOCUS_SCHEDULER", "tbb"),
+            "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk (any case)");
 }
 
 TEST(config_workers, accepts_1_to_4096) {

@@ -3,11 +3,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace locus {
+
+namespace ext {
+struct scheduler;  // locus/ext/scheduler.hpp
+}
 
 /// Thrown for any bad configuration input. The message names the input (an environment
 /// variable or a config field), the bad value, and the accepted forms.
@@ -29,6 +34,14 @@ enum class victim_policy : std::uint8_t {
   hierarchical,  ///< same L3 group first, then same NUMA node / socket, then the rest
 };
 
+/// Which scheduler runs the tasks: a combination of a spawn rule, a placement and an
+/// acquisition (locus/ext/scheduler.hpp, docs/design/0006-scheduler-strategies.md).
+enum class scheduler_kind : std::uint8_t {
+  slaw,  ///< SLAW: `policy` (adaptive by default), `victims`, `places`, as configured
+  cilk,  ///< Cilk: work-first spawns, random victims among all workers, one place; the
+         ///< policy, victims, places and cross_place_steals fields are not used
+};
+
 /// SLAW's adaptive-policy parameters; units are spawns (interval), fresh tasks (F) and
 /// activation frames (S). See docs/design/slaw-adaptive.md for how S maps onto coroutine frames.
 struct slaw_params {
@@ -44,6 +57,10 @@ struct slaw_params {
 /// Runtime configuration. Defaults: one pinned worker per core of the real machine, adaptive
 /// spawning, hierarchical victims, one place per socket, no cross-place stealing.
 struct config {
+  scheduler_kind scheduler = scheduler_kind::slaw;
+  /// A scheduler built from other strategies (an extension's); when set it replaces the
+  /// acquisition (and, if it has one, the spawn rule) of `scheduler`.
+  std::shared_ptr<const ext::scheduler> custom_scheduler;
   unsigned workers = 0;                          ///< 0: one per core of the topology
   spawn_policy policy = spawn_policy::adaptive;  ///< default policy of spawns without an option
   victim_policy victims = victim_policy::hierarchical;
@@ -60,9 +77,9 @@ struct config {
   /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
   [[nodiscard]] std::string_view places_input() const noexcept;
 
-  /// Reads LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES,
-  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or empty
-  /// variables keep the default; any other bad value throws config_error.
+  /// Reads LOCUS_SCHEDULER, LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY,
+  /// LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or
+  /// empty variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
 
@@ -75,6 +92,8 @@ struct config {
 
 /// Parsers shared by from_env() and the benchmark harness. `what` names the input in errors.
 [[nodiscard]] spawn_policy parse_spawn_policy(std::string_view value, std::string_view what);
+/// "slaw" | "cilk", in any case.
+[[nodiscard]] scheduler_kind parse_scheduler(std::string_view value, std::string_view what);
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
 /// "int=64,f=128,s=256,steals=64": any subset of keys; int, f, s positive integers, steals a
 /// non-negative one (0: any steal switches to help-first).
@@ -96,6 +115,7 @@ void validate_places(std::string_view value, std::string_view what);
                                             std::size_t num_places);
 
 [[nodiscard]] std::string_view to_string(spawn_policy p) noexcept;
+[[nodiscard]] std::string_view to_string(scheduler_kind s) noexcept;
 [[nodiscard]] std::string_view to_string(victim_policy v) noexcept;
 
 }  // namespace locus

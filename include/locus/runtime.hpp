@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <type_traits>
 
 #include "locus/config.hpp"
@@ -76,7 +77,11 @@ class runtime {
   /// The place of worker `w` (0 <= w < num_workers()).
   [[nodiscard]] unsigned place_of(unsigned w) const;
   [[nodiscard]] const topology& topo() const noexcept;
+  /// The configuration in force: as given, with a scheduler's fixed choices applied (cilk:
+  /// work-first, random victims, one place).
   [[nodiscard]] const config& cfg() const noexcept;
+  /// The scheduler's name: "slaw", "cilk", or a custom scheduler's.
+  [[nodiscard]] std::string_view scheduler_name() const noexcept;
   /// Workers asleep right now (an idle runtime sleeps: this reaches num_workers()).
   [[nodiscard]] unsigned sleeping_workers() const noexcept;
 

@@ -68,6 +68,19 @@ struct counters {
 
 /// Sentinel for "the runtime's default policy" in spawn options.
 inline constexpr std::uint8_t k_policy_default = 0xff;
+/// A worker's policy when a custom spawn rule (ext::spawn_rule) decides.
+inline constexpr std::uint8_t k_policy_custom = 0xfe;
+
+/// A cheap per-worker xorshift, for victim choice.
+struct rng {
+  std::uint64_t s;
+  std::uint32_t below(std::uint32_t n) noexcept {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return static_cast<std::uint32_t>((s >> 32) * n >> 32);
+  }
+};
 
 class worker {
  public:
@@ -84,13 +97,19 @@ class worker {
   [[nodiscard]] runtime_state& rt() noexcept { return m_rt; }
   [[nodiscard]] const runtime_state& rt() const noexcept { return m_rt; }
 
-  /// SLAW's spawn rule: does this spawn of a child of `parent` run work-first?
+  /// The spawn rule: does this spawn of a child of `parent` run work-first? The built-in
+  /// policies are inline; a custom rule (ext::spawn_rule) is one more compare away.
   [[nodiscard]] bool choose_work_first(const frame& parent, std::uint8_t policy) noexcept {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
     if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return true;
     if (p == static_cast<std::uint8_t>(spawn_policy::help_first)) return false;
+    if (p == k_policy_custom) [[unlikely]]
+      return choose_custom(parent);
     return choose_adaptive(parent);
   }
+
+  /// This worker's random numbers (victim choice); owner only.
+  [[nodiscard]] rng& random() noexcept { return m_rng; }
 
   /// Help-first children pushed by this worker and not yet started by anyone.
   [[nodiscard]] std::uint64_t fresh_tasks() const noexcept {
@@ -130,14 +149,16 @@ class worker {
     return false;
   }
   void reevaluate() noexcept;
+  bool choose_custom(const frame& parent) noexcept;  // src/strategies.cpp
 
   deque<std::uintptr_t> m_deque;
   frame_stack m_stack;
   runtime_state& m_rt;
   unsigned m_index;
   unsigned m_place;
-  std::uint8_t m_policy;
+  std::uint8_t m_policy;               ///< a spawn_policy, or k_policy_custom
   bool m_adaptive_work_first = false;  // SLAW starts help-first
+  rng m_rng;
   slaw_params m_slaw;
   std::uint32_t m_until_eval;
   std::uint64_t m_stolen_at_eval = 0;

@@ -1,0 +1,125 @@
+// locus/ext/scheduler.hpp — the extension face: a scheduler as three small strategies.
+//
+// A locus scheduler decides three things (DESIGN.md, "Scheduling policy is three small
+// strategies"; docs/design/0006-scheduler-strategies.md):
+//   (a) the spawn rule: at a spawn, does the child run now (work-first: the parent's
+//       continuation becomes stealable) or go on the deque (help-first)?
+//   (b) the placement: where stealable work goes (today: the spawning worker's own deque, or a
+//       place's mailbox for spawn(t, at(p)));
+//   (c) the acquisition: where an idle worker looks for work, in what order.
+// The built-in schedulers are combinations of built-in strategies:
+//   slaw — SLAW's adaptive spawn rule (INT, F, S), own-deque placement, SLAW's acquisition:
+//          peers of the own place nearest first, the place's mailbox, then (when allowed)
+//          other places. Workers grouped into places (one per socket by default).
+//   cilk — work-first spawns, own-deque placement, victims uniformly at random among all
+//          workers, one place.
+// A scheduler made elsewhere (steal-tree replay, LAWS, CAB, the dataflow queues) supplies its
+// own strategies through config::custom_scheduler and reaches the workers only through
+// worker_ref below, never through a worker's fields.
+//
+// Invariants every strategy keeps (the core relies on them):
+//   * an item obtained by acquire() is run exactly once: an acquisition hands an item either
+//     to the caller (true) or leaves it where it was; it never drops or duplicates one;
+//   * acquire() does not block: it looks and returns (the worker loop spins, yields and
+//     sleeps; a strategy that holds work back must leave it visible to some awake worker,
+//     docs/design/0003);
+//   * the spawn rule is called on the spawning worker's thread with the spawning frame; it
+//     reads, it does not change the frame.
+// Cost: the built-in spawn rules are inline in the spawn (one predictable branch on the
+// worker's mode selects a custom rule); acquisition is a virtual call per look when idle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace locus {
+class topology;
+}
+
+namespace locus::detail {
+class worker;
+struct runtime_state;
+struct frame;
+}  // namespace locus::detail
+
+namespace locus::ext {
+
+/// An item of work: a tagged frame pointer as the deques and mailboxes hold it. Opaque to
+/// strategies: they move items, they do not look inside.
+struct work_item {
+  std::uintptr_t bits = 0;
+  /// Index of the worker whose deque it came from; k_from_mailbox for a mailbox.
+  unsigned from = k_from_mailbox;
+  static constexpr unsigned k_from_mailbox = 0xffffffffu;
+};
+
+/// What a strategy may see of, and do with, the worker it runs on. Cheap to copy.
+class worker_ref {
+ public:
+  worker_ref(detail::worker& w, detail::runtime_state& rt) noexcept : m_w(&w), m_rt(&rt) {}
+
+  [[nodiscard]] unsigned index() const noexcept;
+  [[nodiscard]] unsigned place() const noexcept;
+  [[nodiscard]] unsigned num_workers() const noexcept;
+  [[nodiscard]] unsigned num_places() const noexcept;
+  [[nodiscard]] const topology& topo() const noexcept;
+  /// Index into topo().cores() of worker w's core.
+  [[nodiscard]] std::size_t core_of(unsigned w) const noexcept;
+  /// Workers of place p, in index order.
+  [[nodiscard]] const std::vector<unsigned>& place_workers(unsigned p) const noexcept;
+  /// This worker's peers in its place, in tiers nearest first (the victims option decides:
+  /// hierarchical gives same-L3, same-socket, rest; random gives one tier).
+  [[nodiscard]] const std::vector<std::vector<unsigned>>& victim_tiers() const noexcept;
+  /// Other places, nearest first, when cross-place stealing is on; else empty.
+  [[nodiscard]] const std::vector<unsigned>& remote_places() const noexcept;
+  /// A uniform random number in [0, n) from this worker's generator (n > 0).
+  [[nodiscard]] std::uint32_t random_below(std::uint32_t n) noexcept;
+
+  /// Try to take the oldest item of worker `victim`'s deque (counted as a steal attempt).
+  bool steal_from(unsigned victim, work_item& out) noexcept;
+  /// Try to take the oldest item of place p's mailbox (counted as a mailbox take).
+  bool take_mail(unsigned p, work_item& out);
+
+ private:
+  detail::worker* m_w;
+  detail::runtime_state* m_rt;
+};
+
+/// (c) Where an idle worker looks. One object per runtime, called by every worker: it must be
+/// safe to call concurrently (the built-ins keep no state of their own).
+class acquisition {
+ public:
+  virtual ~acquisition() = default;
+  /// Look once for work for worker `w`; true and `out` set if found.
+  virtual bool acquire(worker_ref w, work_item& out) = 0;
+  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+};
+
+/// (a) A spawn rule that is not one of the built-in policies. Called at every spawn whose
+/// options do not fix the policy.
+class spawn_rule {
+ public:
+  virtual ~spawn_rule() = default;
+  /// True: run the child now (work-first). `level` is the spawning frame's depth and
+  /// `spawn_index` the index the child gets among the frame's children.
+  virtual bool work_first(worker_ref w, std::uint32_t level, std::uint32_t spawn_index) = 0;
+  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+};
+
+/// A scheduler: a name and its strategies. A null spawn_rule keeps the built-in policy of
+/// config::policy (inline, the fast path); placement today is the own deque for every
+/// scheduler (spawn(t, at(p)) goes to p's mailbox), the strategy point the replay and
+/// locality issues extend.
+struct scheduler {
+  std::string_view name;
+  std::shared_ptr<acquisition> acquire;
+  std::shared_ptr<spawn_rule> spawn;  ///< null: the built-in policy
+};
+
+/// The built-in acquisitions.
+[[nodiscard]] std::shared_ptr<acquisition> slaw_acquisition();
+[[nodiscard]] std::shared_ptr<acquisition> random_acquisition();
+
+}  // namespace locus::ext
