@@ -233,6 +233,7 @@ config config::from_env() {
     cfg.cross_place_steals = parse_bool(*v, "LOCUS_CROSS_PLACE_STEALS");
   }
   if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
+  if (auto v = read_env("LOCUS_ACCOUNTING")) cfg.accounting = parse_bool(*v, "LOCUS_ACCOUNTING");
   if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
   return cfg;
 }

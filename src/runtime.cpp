@@ -88,6 +88,7 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
   rt.core_of = core_of;
+  if (rt.cfg.accounting) rt.acct = std::make_unique<accountant>(rt.topo, core_of);
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
@@ -151,7 +152,13 @@ runtime_stats runtime::stats() const {
   return s;
 }
 
+locality_stats runtime::locality() const {
+  if (m_state->acct == nullptr) return {};
+  return m_state->acct->snapshot();
+}
+
 void runtime::reset_stats() {
+  if (m_state->acct != nullptr) m_state->acct->reset();
   for (auto& w : m_state->workers) {
     std::lock_guard lk(w->stats().reader_mutex);
     w->stats().reset();

@@ -14,6 +14,7 @@
 #include "locus/config.hpp"
 #include "locus/detail/worker.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/locality/accountant.hpp"
 #include "locus/topology.hpp"
 
 namespace locus::detail {
@@ -126,6 +127,8 @@ struct runtime_state {
   /// rule (null: the built-in policy of cfg.policy, inline in the spawn).
   std::shared_ptr<ext::acquisition> acquire;
   std::shared_ptr<ext::spawn_rule> spawn;
+  /// Locality accounting (config::accounting), or null when off.
+  std::unique_ptr<locus::accountant> acct;
   topology topo;
   std::vector<std::unique_ptr<worker>> workers;
   std::vector<std::size_t> core_of;  ///< per worker, its core's index in topo.cores()

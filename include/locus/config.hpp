@@ -68,6 +68,9 @@ struct config {
   std::string places = "socket";    ///< socket | numa | l3 | none | N (N equal groups)
   bool cross_place_steals = false;  ///< may idle workers steal from other places?
   bool pin = true;                  ///< pin each worker to its processor
+  /// Locality accounting (locus/data.hpp, runtime::locality()): count every declared access
+  /// by its distance to the data's home and feed a model of each L3. Off: no cost.
+  bool accounting = false;
   slaw_params slaw{};
   /// The value from_env() read from LOCUS_PLACES into `places`, or empty. While `places` still
   /// holds it, errors raised when the runtime starts (N places but fewer workers) name
@@ -77,9 +80,9 @@ struct config {
   /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
   [[nodiscard]] std::string_view places_input() const noexcept;
 
-  /// Reads LOCUS_SCHEDULER, LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY,
-  /// LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or
-  /// empty variables keep the default; any other bad value throws config_error.
+  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS,
+  /// LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the
+  /// defaults. Unset or empty variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
 

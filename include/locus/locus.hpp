@@ -5,6 +5,7 @@
 #include "locus/algorithm/parallel_for.hpp"
 #include "locus/algorithm/parallel_reduce.hpp"
 #include "locus/config.hpp"
+#include "locus/data.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/runtime.hpp"
 #include "locus/spawn_callable.hpp"

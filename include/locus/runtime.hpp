@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "locus/config.hpp"
+#include "locus/locality/stats.hpp"
 #include "locus/stats.hpp"
 #include "locus/task.hpp"
 #include "locus/topology.hpp"
@@ -67,6 +68,10 @@ class runtime {
   ///  * idle_ns includes the idle spell in progress: it grows while the runtime sits idle.
   ///  * peak_stack_bytes is the peak since the reset, never below the bytes held at the reset.
   [[nodiscard]] runtime_stats stats() const;
+  /// Locality accounting since start or the last reset_stats() (config::accounting; empty when
+  /// off): bytes by distance to their home, local share, straggler socket, modelled L3 misses.
+  /// Exact between runs; a racy but consistent-per-counter snapshot during one.
+  [[nodiscard]] locality_stats locality() const;
   /// Restart every counter from zero (and the stack peak from the bytes held now). Never
   /// lost to a worker's concurrent update: workers' counters are not written, a baseline is
   /// recorded. Any thread, any time; exact between runs (see stats()).

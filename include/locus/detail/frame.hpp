@@ -85,6 +85,13 @@ class exception_slot {
 };
 
 struct frame;
+struct data_slot;  ///< the data a task touches (locus/data.hpp, src/data.cpp)
+
+/// The extension hooks of the data slot (src/data.cpp): out of line, reached only when a frame
+/// carries data, so a program that declares none pays one test per spawn and per completion.
+void inherit_data(const frame& parent, frame& child);
+void complete_data(frame& f) noexcept;
+void free_data(data_slot* d) noexcept;
 
 /// How runtime::run learns that its root task and every async under it are done. Signalled
 /// under the mutex so the waiter cannot destroy it while the signaller still touches it.
@@ -141,12 +148,23 @@ struct frame {
   frame_kind m_kind;
   bool m_work_first;        ///< spawned work-first: the parent sits on our deque
   bool m_at_final = false;  ///< waiting for children at its final suspend point
+  /// The data this task touches (declared, or a share of its parent's); null for none. Owned
+  /// by the frame; freed at completion (complete_data) or with an unrun frame.
+  data_slot* m_data = nullptr;
   /// Who frees a spawned frame whose future may be dropped before the frame completes (see
   /// "Orphans" below and future::reset): k_owned, then k_orphaned or k_completed, first come.
   std::atomic<std::uint8_t> m_orphan{0};
 
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
     return std::coroutine_handle<>::from_address(m_handle);
+  }
+
+  frame() noexcept = default;
+  frame(const frame&) = delete;
+  frame& operator=(const frame&) = delete;
+  ~frame() {
+    if (m_data != nullptr) [[unlikely]]
+      free_data(m_data);  // a frame destroyed unrun
   }
 
   /// Link `child` under this frame before it starts.
@@ -159,6 +177,8 @@ struct frame {
     child.m_spawn_index = m_next_spawn++;
     child.m_parent_epoch = m_sync_epoch;
     child.m_place = m_place;
+    if (m_data != nullptr) [[unlikely]]
+      inherit_data(*this, child);
   }
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or

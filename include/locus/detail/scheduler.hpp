@@ -117,6 +117,8 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
 
 /// The final suspend point of every locus coroutine.
 inline std::coroutine_handle<> on_final(frame& f) noexcept {
+  if (f.m_data != nullptr) [[unlikely]]
+    complete_data(f);
   if (f.m_expected != 0) [[unlikely]] {
     f.m_at_final = true;  // read by the last child, after its acquire on m_join
     if (!join_arrive(f)) return std::noop_coroutine();
