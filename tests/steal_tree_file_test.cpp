@@ -154,7 +154,7 @@ TEST(StealTreeFile, a_tree_that_breaks_the_validity_rule_is_a_file_error) {
   steal_tree t(2, 0);
   (void)t.add_steal(0, 3, 0, 1, 0);
   const std::string e = load_error(serialize(t));
-  EXPECT_NE(e.find("steal tree file 't.st'"), std::string::npos) << e;
+  EXPECT_NE(e.find("steal tree file 't.st', offset 45:"), std::string::npos) << e << " (node 1)";
   EXPECT_NE(e.find("(level 3, spawn index 0"), std::string::npos) << e;
   EXPECT_NE(e.find("no stolen continuation"), std::string::npos) << e;
 }

@@ -22,7 +22,7 @@ namespace {
 
 void steal_tree::validate() const {
   const auto fail = [this](node_id n, const std::string& what) {
-    throw std::invalid_argument(describe(n) + ": " + what);
+    throw steal_tree_error(n, describe(n) + ": " + what);
   };
   std::unordered_map<std::uint64_t, node_id> names;
   names.reserve(m_nodes.size());

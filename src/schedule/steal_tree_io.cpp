@@ -205,8 +205,8 @@ steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string
   }
   try {
     tree.validate();
-  } catch (const std::invalid_argument& e) {
-    in.fail(count_at + 4, e.what());
+  } catch (const steal_tree_error& e) {
+    in.fail(count_at + 4 + std::uint64_t{e.node()} * k_node_bytes, e.what());
   }
   if (options.workers != 0 && options.workers != workers) {
     if (options.on_mismatch == worker_mismatch::refuse) {

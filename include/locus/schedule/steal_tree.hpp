@@ -40,6 +40,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ namespace locus::schedule {
 /// Index of a node in its steal_tree; the root is 0.
 using node_id = std::uint32_t;
 inline constexpr node_id k_no_node = std::numeric_limits<node_id>::max();
+
+/// A steal tree that breaks a rule of validate(); names the offending node.
+class steal_tree_error : public std::invalid_argument {
+ public:
+  steal_tree_error(node_id node, const std::string& what)
+      : std::invalid_argument(what), m_node(node) {}
+  [[nodiscard]] node_id node() const noexcept { return m_node; }
+
+ private:
+  node_id m_node;
+};
 
 /// How a phase began.
 enum class steal_kind : std::uint8_t {
@@ -189,15 +201,14 @@ class steal_tree {
   /// StOWS order: for each worker, its nodes in increasing seq.
   [[nodiscard]] std::vector<std::vector<node_id>> worker_orders() const;
 
-  /// Throws std::invalid_argument naming the first offending node by (level, spawn index)
-  /// unless: every worker is below worker_count(); (worker, seq) pairs are unique; no two
-  /// children of a node share (level, spawn index); a child starts no shallower than its
-  /// parent's phase, and at its parent's own level after the parent's first spawn; the
-  /// paper's validity rule: a stolen continuation deeper than its parent's phase has a
-  /// parent frame whose own continuation was stolen in the same phase (the nested steals
-  /// equal the nested spawns minus one; help-first child steals are exempt); and the StOWS
-  /// orders cannot wait on each other (per-worker seq order plus parent-before-child is
-  /// acyclic).
+  /// Throws steal_tree_error (a std::invalid_argument) naming the first offending node by
+  /// (level, spawn index) unless: every worker is below worker_count(); (worker, seq) pairs are
+  /// unique; no two children of a node share (level, spawn index); a child starts no shallower than
+  /// its parent's phase, and at its parent's own level after the parent's first spawn; the paper's
+  /// validity rule: a stolen continuation deeper than its parent's phase has a parent frame whose
+  /// own continuation was stolen in the same phase (the nested steals equal the nested spawns minus
+  /// one; help-first child steals are exempt); and the StOWS orders cannot wait on each other
+  /// (per-worker seq order plus parent-before-child is acyclic).
   void validate() const;
 
   /// Bytes the tree takes: sizeof(steal_node) plus a 4-byte last-child link per node, plus
