@@ -65,7 +65,7 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("fdtd", fdtd, "60x80x40", "1000x1200x500",
                          "2-D finite-difference time domain, NXxNYxTMAX"),
       LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
-      LOCUS_BENCH_KERNEL("memcpy", memcpy, "8MiB", "512MiBx16",
+      LOCUS_BENCH_KERNEL("memcpy", memcpy, "8MiB", "512MiBx32",
                          "init then copy two arrays in 512 KiB blocks, BYTES[xREPS]; copy timed"),
   };
 }
