@@ -61,6 +61,8 @@ TEST(StealTree, add_steal_rejects_a_missing_parent_and_an_unknown_worker) {
   EXPECT_THROW(s.tree.add_steal(0, 0, 3, 4, 9), std::invalid_argument);
   EXPECT_THROW(steal_tree(0, 0), std::invalid_argument);
   EXPECT_THROW(steal_tree(2, 2), std::invalid_argument);
+  EXPECT_THROW(steal_tree(4097, 0), std::invalid_argument);
+  EXPECT_THROW(s.tree.remap_workers(0), std::invalid_argument);
 }
 
 TEST(StealTree, stows_orders_list_each_workers_phases_by_seq) {

@@ -10,6 +10,17 @@
 
 namespace locus::schedule {
 
+namespace {
+
+void check_worker_count(unsigned workers) {
+  if (workers < 1 || workers > k_max_steal_tree_workers) {
+    throw std::invalid_argument("steal_tree: worker count " + std::to_string(workers) +
+                                " is not in [1, " + std::to_string(k_max_steal_tree_workers) + "]");
+  }
+}
+
+}  // namespace
+
 double memory_report::kib_per_worker() const noexcept {
   if (bytes_per_worker.empty()) return 0;
   return static_cast<double>(total_bytes) / 1024.0 / static_cast<double>(bytes_per_worker.size());
@@ -18,7 +29,7 @@ double memory_report::kib_per_worker() const noexcept {
 steal_tree::steal_tree(unsigned workers, std::uint32_t root_worker, std::uint32_t root_seq,
                        std::uint32_t root_level, std::string topology)
     : m_workers(workers), m_topology(std::move(topology)) {
-  if (workers == 0) throw std::invalid_argument("steal_tree: the worker count must be at least 1");
+  check_worker_count(workers);
   if (root_worker >= workers) {
     throw std::invalid_argument("steal_tree: root worker " + std::to_string(root_worker) +
                                 " is not below the worker count " + std::to_string(workers));
@@ -200,7 +211,7 @@ memory_report steal_tree::memory() const {
 }
 
 void steal_tree::remap_workers(unsigned workers) {
-  if (workers == 0) throw std::invalid_argument("steal_tree: the worker count must be at least 1");
+  check_worker_count(workers);
   // Two old workers merge when both have nodes and land on the same new worker.
   std::vector<int> source(workers, -1);
   bool merged = false;

@@ -14,7 +14,7 @@ namespace locus::schedule {
 namespace {
 
 constexpr std::array<char, 8> k_magic = {'L', 'O', 'C', 'U', 'S', 'S', 'T', '\x1a'};
-constexpr std::uint32_t k_max_workers = 4096;
+constexpr std::uint32_t k_max_workers = k_max_steal_tree_workers;
 constexpr std::uint32_t k_max_topology = 4096;
 constexpr std::uint32_t k_max_nodes = std::uint32_t{1} << 24;
 constexpr std::size_t k_node_bytes = 21;

@@ -145,10 +145,16 @@ class steal_tree;
                                   std::uint32_t root_seq, std::uint32_t root_level,
                                   std::span<const steal_log> logs, std::string topology = {});
 
+/// The most workers a steal tree describes (as config's worker count).
+inline constexpr unsigned k_max_steal_tree_workers = 4096;
+
+/// A steal tree. Built by one thread (add_steal, remap_workers are not synchronised); once
+/// built, its const members may be called from every worker at once, as a replay does.
 class steal_tree {
  public:
   /// A tree whose root phase ran on `root_worker` (its `root_seq`-th phase), starting the
-  /// frame at `root_level`. `workers` is the worker count of the run it describes (>= 1);
+  /// frame at `root_level`. `workers` is the worker count of the run it describes (1 to
+  /// k_max_steal_tree_workers, else std::invalid_argument);
   /// `topology` the machine it ran on, free text (a topology spec), kept with the schedule.
   steal_tree(unsigned workers, std::uint32_t root_worker, std::uint32_t root_seq = 0,
              std::uint32_t root_level = 0, std::string topology = {});
@@ -185,7 +191,8 @@ class steal_tree {
   /// run, or a computation deeper than the template) leaves the current node in charge.
   [[nodiscard]] template_match match(std::span<const steal_point> path) const;
   /// The worker designated for the continuation after spawn `spawn_index` of the frame at
-  /// `level`, for a frame reached through `path`; nullopt when the template has no steal
+  /// `level` (for a help-first steal: for child `spawn_index`), for a frame reached through
+  /// `path`; nullopt when the template has no steal
   /// there, so the worker already running it keeps it (Rule 4.1: the deepest templated
   /// ancestor governs, Rule 4.2: extra spawns are not designated).
   [[nodiscard]] std::optional<std::uint32_t> designated_worker(std::span<const steal_point> path,
@@ -216,7 +223,8 @@ class steal_tree {
   [[nodiscard]] std::size_t bytes() const noexcept;
   [[nodiscard]] memory_report memory() const;
 
-  /// Replaces every worker w by w mod `workers` and sets worker_count() to `workers`. When
+  /// Replaces every worker w by w mod `workers` (1 to k_max_steal_tree_workers, else
+  /// std::invalid_argument) and sets worker_count() to `workers`. When
   /// workers merge, their orders are re-derived from the preorder (a linear extension of the
   /// steal ancestry, so a StOWS replay cannot wait on itself); seqs are renumbered from 0.
   void remap_workers(unsigned workers);
