@@ -1,6 +1,8 @@
 // steal_tree_dot.cpp — a steal tree as Graphviz DOT, one colour per worker.
 #include <array>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "locus/schedule/steal_tree_io.hpp"
 
@@ -21,31 +23,36 @@ std::string_view worker_colour(std::uint32_t worker) noexcept {
 }
 
 std::string to_dot(const steal_tree& tree) {
-  std::string out = "digraph steal_tree {\n";
-  out += "  label=\"steal tree: " + std::to_string(tree.size()) + " nodes, " +
-         std::to_string(tree.worker_count()) + " workers\";\n";
-  out += "  node [shape=box, style=filled, fontname=\"monospace\"];\n";
+  // Built by appending pieces: gcc 12 misreports chains of string operator+ (-Wrestrict).
+  std::string out;
+  const auto put = [&out](std::initializer_list<std::string_view> pieces) {
+    for (const std::string_view p : pieces)
+      out.append(p);
+  };
+  const auto num = [](std::uint64_t v) { return std::to_string(v); };
+  put({"digraph steal_tree {\n  label=\"steal tree: ", num(tree.size()), " nodes, ",
+       num(tree.worker_count()), " workers\";\n",
+       "  node [shape=box, style=filled, fontname=\"monospace\"];\n"});
   const auto nodes = tree.nodes();
   for (node_id i = 0; i < nodes.size(); ++i) {
     const steal_node& n = nodes[i];
-    std::string label;
+    put({"  n", num(i), " [label=\""});
     if (i == 0)
-      label = "root L" + std::to_string(n.level);
+      put({"root L", num(n.level)});
     else
-      label = "(" + std::to_string(n.level) + ", " + std::to_string(n.spawn_index) + ")";
-    if (n.kind == steal_kind::child) label += " child";
-    label += "\\nw" + std::to_string(n.worker) + " seq " + std::to_string(n.seq);
-    out += "  n" + std::to_string(i) + " [label=\"" + label + "\", fillcolor=\"" +
-           std::string(worker_colour(n.worker)) + "\"];\n";
+      put({"(", num(n.level), ", ", num(n.spawn_index), ")"});
+    if (n.kind == steal_kind::child) put({" child"});
+    put({"\\nw", num(n.worker), " seq ", num(n.seq), "\", fillcolor=\"", worker_colour(n.worker),
+         "\"];\n"});
   }
   for (node_id i = 1; i < nodes.size(); ++i)
-    out += "  n" + std::to_string(nodes[i].parent) + " -> n" + std::to_string(i) + ";\n";
-  out += "  subgraph cluster_legend {\n    label=\"workers\";\n";
+    put({"  n", num(nodes[i].parent), " -> n", num(i), ";\n"});
+  put({"  subgraph cluster_legend {\n    label=\"workers\";\n"});
   for (unsigned w = 0; w < tree.worker_count(); ++w) {
-    out += "    legend_w" + std::to_string(w) + " [label=\"worker " + std::to_string(w) +
-           "\", fillcolor=\"" + std::string(worker_colour(w)) + "\"];\n";
+    put({"    legend_w", num(w), " [label=\"worker ", num(w), "\", fillcolor=\"", worker_colour(w),
+         "\"];\n"});
   }
-  out += "  }\n}\n";
+  put({"  }\n}\n"});
   return out;
 }
 
