@@ -266,4 +266,30 @@ TEST(StealTree, assemble_survives_parent_cycles_and_rejects_repeated_names) {
   EXPECT_THROW((void)assemble(2, 0, 0, 0, logs), std::invalid_argument);
 }
 
+// ------------------------------------------------------------------------------ scale
+
+// A long chain (each phase stolen from the previous one) and a wide star (every steal from the
+// root phase): every walk is a loop, so neither depth nor fan-out costs stack or quadratic time.
+TEST(StealTree, deep_chains_and_wide_stars_are_walked_without_recursion) {
+  constexpr std::uint32_t n = 100000;
+  steal_tree chain(2, 0);
+  for (std::uint32_t i = 1; i <= n; ++i)
+    (void)chain.add_steal(i - 1, 0, i - 1, i % 2, i / 2);
+  steal_tree star(1, 0);
+  for (std::uint32_t i = 1; i <= n; ++i)
+    (void)star.add_steal(0, 0, i, 0, i);
+  for (const steal_tree* t : {&chain, &star}) {
+    EXPECT_EQ(validation_error(*t), "");
+    EXPECT_EQ(t->preorder().size(), n + 1);
+    EXPECT_EQ(t->level_order().size(), n + 1);
+    EXPECT_EQ(prune_tree(*t, 50).size(), 1 + n / 2);
+    EXPECT_EQ(t->extract_subtree(1).size(), t == &chain ? n : 1);
+    EXPECT_EQ(serialize(deserialize(serialize(*t), "mem")), serialize(*t));
+    EXPECT_GT(to_dot(*t).size(), n * 20);
+    steal_tree merged = *t;
+    merged.remap_workers(1);
+    EXPECT_EQ(validation_error(merged), "");
+  }
+}
+
 }  // namespace
