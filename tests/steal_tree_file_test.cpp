@@ -78,10 +78,12 @@ TEST(StealTreeFile, random_trees_round_trip) {
 TEST(StealTreeFile, bad_magic_and_version_are_named) {
   bytes_t b = sample_bytes();
   b[0] = std::byte{'X'};
-  EXPECT_NE(load_error(b).find("offset 0: not a steal tree file"), std::string::npos);
+  EXPECT_NE(load_error(b).find(
+                R"(offset 0: magic="XOCUSST\x1a" is not valid (not a locus steal tree file))"),
+            std::string::npos);
   b = sample_bytes();
   poke_u32(b, 8, 2);
-  EXPECT_NE(load_error(b).find("offset 8: format version 2 is not supported; expected 1"),
+  EXPECT_NE(load_error(b).find(R"(offset 8: version="2" is not valid (unsupported); expected 1)"),
             std::string::npos);
   EXPECT_NE(load_error(bytes_t(3)).find("the file ends inside the magic"), std::string::npos);
 }
@@ -91,63 +93,74 @@ TEST(StealTreeFile, truncated_and_overlong_files_are_named) {
   for (std::size_t n = 0; n < full.size(); ++n) {
     const bytes_t cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
     const std::string e = load_error(cut);
-    EXPECT_TRUE(e.find("truncated") != std::string::npos ||
+    EXPECT_TRUE(e.find("the file is truncated") != std::string::npos ||
                 e.find("the file ends inside") != std::string::npos)
         << n << ": " << e;
   }
   bytes_t longer = full;
   longer.push_back(std::byte{0});
-  EXPECT_NE(load_error(longer).find("but it has " + std::to_string(longer.size())),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(longer).find("fills this file of " + std::to_string(longer.size()) + " bytes"),
+      std::string::npos);
 }
 
 TEST(StealTreeFile, a_flipped_bit_fails_the_checksum) {
   bytes_t b = sample_bytes();
   b[k_nodes_at + 3] ^= std::byte{0x10};
-  EXPECT_NE(load_error(b).find("checksum mismatch"), std::string::npos);
+  EXPECT_NE(load_error(b).find("(checksum mismatch: the file is corrupt)"), std::string::npos);
 }
 
 TEST(StealTreeFile, huge_counts_are_refused_before_anything_is_allocated) {
   bytes_t b = sample_bytes();
   poke_u32(b, k_count_at, 0xffffffffU);
   reseal(b);
-  EXPECT_NE(load_error(b).find("offset 37: node count 4294967295 is not in [1, 16777216]"),
+  EXPECT_NE(load_error(b).find(
+                R"(offset 37: node count="4294967295" is not valid; expected 1 to 16777216)"),
             std::string::npos)
       << load_error(b);
   b = sample_bytes();
   poke_u32(b, k_count_at, 1000000);
   reseal(b);
-  EXPECT_NE(load_error(b).find("(truncated)"), std::string::npos);
+  EXPECT_NE(load_error(b).find("it needs 21000049 bytes: the file is truncated"),
+            std::string::npos);
   b = sample_bytes();
   poke_u32(b, 16, 0x7fffffff);  // topology length
-  EXPECT_NE(load_error(b).find("offset 16: topology length 2147483647 is above 4096"),
+  EXPECT_NE(load_error(b).find(
+                R"(offset 16: topology length="2147483647" is not valid; expected 0 to 4096)"),
             std::string::npos);
   b = sample_bytes();
   poke_u32(b, 12, 0);
   reseal(b);
-  EXPECT_NE(load_error(b).find("offset 12: worker count 0 is not in [1, 4096]"), std::string::npos);
+  EXPECT_NE(load_error(b).find(R"(offset 12: worker count="0" is not valid; expected 1 to 4096)"),
+            std::string::npos);
 }
 
 TEST(StealTreeFile, out_of_range_indices_and_kinds_are_named) {
   bytes_t b = sample_bytes();
   poke_u32(b, k_nodes_at + 2 * 21 + 16, 2);  // node 2 names itself as parent: a cycle
   reseal(b);
-  EXPECT_NE(load_error(b).find("node 2: parent 2 is not an earlier node (0 to 1)"),
-            std::string::npos)
+  EXPECT_NE(
+      load_error(b).find(
+          R"(node 2 parent="2" is not valid (parents precede their children); expected an earlier node, 0 to 1)"),
+      std::string::npos)
       << load_error(b);
   b = sample_bytes();
   poke_u32(b, k_nodes_at + 16, 0);  // the root has a parent
   reseal(b);
-  EXPECT_NE(load_error(b).find("node 0: parent 0 is not 0xffffffff"), std::string::npos);
+  EXPECT_NE(load_error(b).find(R"(node 0 parent="0" is not valid; expected 4294967295)"),
+            std::string::npos);
   b = sample_bytes();
   poke_u32(b, k_nodes_at + 21 + 8, 9);  // worker 9 of 4
   reseal(b);
-  EXPECT_NE(load_error(b).find("node 1: worker 9 is not below the worker count 4"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(b).find(
+          R"(node 1 worker="9" is not valid (the file's worker count is 4); expected 0 to 3)"),
+      std::string::npos);
   b = sample_bytes();
   b[k_nodes_at + 21 + 20] = std::byte{7};
   reseal(b);
-  EXPECT_NE(load_error(b).find("node 1: kind 7 is not 0, 1 or 2"), std::string::npos);
+  EXPECT_NE(load_error(b).find(R"(node 1 kind="7" is not valid; expected 0 (root), 1)"),
+            std::string::npos);
 }
 
 TEST(StealTreeFile, a_tree_that_breaks_the_validity_rule_is_a_file_error) {
@@ -162,7 +175,11 @@ TEST(StealTreeFile, a_tree_that_breaks_the_validity_rule_is_a_file_error) {
 TEST(StealTreeFile, a_different_worker_count_is_refused_or_remapped_as_asked) {
   const bytes_t b = sample_bytes();
   const std::string e = load_error(b, {2, worker_mismatch::refuse});
-  EXPECT_NE(e.find("recorded with 4 workers, not 2"), std::string::npos) << e;
+  EXPECT_NE(
+      e.find(
+          R"(worker count="4" is not valid (load with worker_mismatch::remap to run worker w on w mod 2); expected 2, the count asked for)"),
+      std::string::npos)
+      << e;
   const steal_tree t = deserialize(b, "t.st", {2, worker_mismatch::remap});
   EXPECT_EQ(t.worker_count(), 2u);
   EXPECT_EQ(t.node(1).worker, 1u);

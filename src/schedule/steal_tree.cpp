@@ -3,6 +3,8 @@
 // stacks and queues below never recurse as deep as the tree.
 #include "locus/schedule/steal_tree.hpp"
 
+#include <locus/config.hpp>
+
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
@@ -12,10 +14,10 @@ namespace locus::schedule {
 
 namespace {
 
-void check_worker_count(unsigned workers) {
+void check_worker_count(unsigned workers, std::string_view what) {
   if (workers < 1 || workers > k_max_steal_tree_workers) {
-    throw std::invalid_argument("steal_tree: worker count " + std::to_string(workers) +
-                                " is not in [1, " + std::to_string(k_max_steal_tree_workers) + "]");
+    throw make_config_error(what, std::to_string(workers),
+                            "1 to " + std::to_string(k_max_steal_tree_workers));
   }
 }
 
@@ -29,10 +31,10 @@ double memory_report::kib_per_worker() const noexcept {
 steal_tree::steal_tree(unsigned workers, std::uint32_t root_worker, std::uint32_t root_seq,
                        std::uint32_t root_level, std::string topology)
     : m_workers(workers), m_topology(std::move(topology)) {
-  check_worker_count(workers);
+  check_worker_count(workers, "steal_tree workers");
   if (root_worker >= workers) {
-    throw std::invalid_argument("steal_tree: root worker " + std::to_string(root_worker) +
-                                " is not below the worker count " + std::to_string(workers));
+    throw make_config_error("steal_tree root_worker", std::to_string(root_worker),
+                            "0 to " + std::to_string(workers - 1));
   }
   steal_node root;
   root.level = root_level;
@@ -45,13 +47,12 @@ steal_tree::steal_tree(unsigned workers, std::uint32_t root_worker, std::uint32_
 node_id steal_tree::add_steal(node_id parent, std::uint32_t level, std::uint32_t spawn_index,
                               std::uint32_t worker, std::uint32_t seq, steal_kind kind) {
   if (parent >= m_nodes.size()) {
-    throw std::invalid_argument("steal_tree::add_steal: parent " + std::to_string(parent) +
-                                " is not a node (the tree has " + std::to_string(m_nodes.size()) +
-                                ")");
+    throw make_config_error("add_steal parent", std::to_string(parent),
+                            "an existing node, 0 to " + std::to_string(m_nodes.size() - 1));
   }
   if (worker >= m_workers) {
-    throw std::invalid_argument("steal_tree::add_steal: worker " + std::to_string(worker) +
-                                " is not below the worker count " + std::to_string(m_workers));
+    throw make_config_error("add_steal worker", std::to_string(worker),
+                            "0 to " + std::to_string(m_workers - 1));
   }
   if (m_nodes.size() >= k_no_node) throw std::length_error("steal_tree: too many nodes");
   const auto id = static_cast<node_id>(m_nodes.size());
@@ -211,7 +212,7 @@ memory_report steal_tree::memory() const {
 }
 
 void steal_tree::remap_workers(unsigned workers) {
-  check_worker_count(workers);
+  check_worker_count(workers, "remap_workers workers");
   // Two old workers merge when both have nodes and land on the same new worker.
   std::vector<int> source(workers, -1);
   bool merged = false;

@@ -1,5 +1,9 @@
 // steal_tree_check.cpp — validate(), prune_tree() and assemble(): the parts that reason about
 // the shape a real work-stealing run gives a steal tree.
+#include "locus/schedule/steal_tree.hpp"
+
+#include <locus/config.hpp>
+
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
@@ -7,8 +11,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
-
-#include "locus/schedule/steal_tree.hpp"
 
 namespace locus::schedule {
 
@@ -117,10 +119,8 @@ void steal_tree::validate() const {
 }
 
 steal_tree prune_tree(const steal_tree& tree, unsigned percent) {
-  if (percent > 100) {
-    throw std::invalid_argument("prune_tree: percent " + std::to_string(percent) +
-                                " is not in [0, 100]");
-  }
+  if (percent > 100)
+    throw make_config_error("prune_tree percent", std::to_string(percent), "0 to 100");
   const std::span<const steal_node> nodes = tree.nodes();
   std::vector<std::uint32_t> depth(nodes.size(), 0);
   for (node_id i = 1; i < nodes.size(); ++i)

@@ -3,6 +3,8 @@
 // allocated, and every index against what precedes it.
 #include "locus/schedule/steal_tree_io.hpp"
 
+#include <locus/config.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -125,57 +127,82 @@ class steal_tree_reader {
  public:
   static steal_tree read(std::span<const std::byte> bytes, std::string_view name,
                          const load_options& options);
+
+ private:
+  struct header {
+    std::uint32_t workers = 0;
+    std::string topology;
+    std::size_t count_at = 0;  ///< offset of the node count; the nodes follow it
+    std::uint32_t count = 0;
+  };
+  static header read_header(cursor& in, std::span<const std::byte> bytes);
+  static void read_nodes(cursor& in, const header& h, steal_tree& tree);
 };
 
-steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string_view name,
-                                   const load_options& options) {
-  cursor in(bytes, name);
-  const auto magic = in.take(k_magic.size(), "magic");
-  if (std::memcmp(magic.data(), k_magic.data(), k_magic.size()) != 0)
-    in.fail(0, "not a steal tree file (bad magic; expected \"LOCUSST\\x1a\")");
-  if (const std::uint32_t v = in.u32("version"); v != k_steal_tree_format_version) {
-    in.fail(8, "format version " + std::to_string(v) + " is not supported; expected " +
-                   std::to_string(k_steal_tree_format_version));
-  }
-  const std::uint32_t workers = in.u32("worker count");
-  if (workers < 1 || workers > k_max_workers) {
-    in.fail(12, "worker count " + std::to_string(workers) + " is not in [1, " +
-                    std::to_string(k_max_workers) + "]");
-  }
-  const std::uint32_t topology_length = in.u32("topology length");
-  if (topology_length > k_max_topology) {
-    in.fail(16, "topology length " + std::to_string(topology_length) + " is above " +
-                    std::to_string(k_max_topology));
-  }
-  const auto topology = in.take(topology_length, "topology description");
-  const std::size_t count_at = in.pos();
-  const std::uint32_t count = in.u32("node count");
-  // 64-bit arithmetic: a count near 2^32 cannot wrap the expected size.
-  const std::uint64_t expected =
-      std::uint64_t{in.pos()} + std::uint64_t{count} * k_node_bytes + k_checksum_bytes;
-  if (count < 1 || count > k_max_nodes) {
-    in.fail(count_at, "node count " + std::to_string(count) + " is not in [1, " +
-                          std::to_string(k_max_nodes) + "]");
-  }
-  if (expected != in.size()) {
-    in.fail(count_at, "node count " + std::to_string(count) + " needs a file of " +
-                          std::to_string(expected) + " bytes, but it has " +
-                          std::to_string(in.size()) + (expected > in.size() ? " (truncated)" : ""));
-  }
-  const std::uint64_t stored = [&] {
-    cursor tail(bytes.subspan(bytes.size() - k_checksum_bytes), name);
-    return tail.read(k_checksum_bytes, "checksum");
-  }();
-  if (stored != checksum(bytes.first(bytes.size() - k_checksum_bytes)))
-    in.fail(bytes.size() - k_checksum_bytes, "checksum mismatch (the file is corrupt)");
+namespace {
 
-  steal_tree tree;
-  tree.m_workers = workers;
-  tree.m_topology.assign(reinterpret_cast<const char*>(topology.data()), topology.size());
-  tree.m_nodes.reserve(count);
-  tree.m_last_child.reserve(count);
-  for (std::uint32_t i = 0; i < count; ++i) {
+/// "WHAT="VALUE" is not valid; expected EXPECTED", the format of make_config_error, for a field.
+[[noreturn]] void bad_field(const cursor& in, std::uint64_t offset, std::string_view what,
+                            std::uint64_t value, const std::string& expected,
+                            std::string_view reason = {}) {
+  in.fail(offset, locus::make_config_error(what, std::to_string(value), expected, reason).what());
+}
+
+[[nodiscard]] std::string range(std::uint64_t lo, std::uint64_t hi) {
+  return std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+}  // namespace
+
+steal_tree_reader::header steal_tree_reader::read_header(cursor& in,
+                                                         std::span<const std::byte> bytes) {
+  const auto magic = in.take(k_magic.size(), "magic");
+  if (std::memcmp(magic.data(), k_magic.data(), k_magic.size()) != 0) {
+    const std::string_view seen(reinterpret_cast<const char*>(magic.data()), magic.size());
+    in.fail(0, locus::make_config_error("magic", seen, "\"LOCUSST\\x1a\"",
+                                        "not a locus steal tree file")
+                   .what());
+  }
+  if (const std::uint32_t v = in.u32("version"); v != k_steal_tree_format_version)
+    bad_field(in, 8, "version", v, std::to_string(k_steal_tree_format_version), "unsupported");
+  header h;
+  h.workers = in.u32("worker count");
+  if (h.workers < 1 || h.workers > k_max_workers)
+    bad_field(in, 12, "worker count", h.workers, range(1, k_max_workers));
+  const std::uint32_t topology_length = in.u32("topology length");
+  if (topology_length > k_max_topology)
+    bad_field(in, 16, "topology length", topology_length, range(0, k_max_topology));
+  const auto topology = in.take(topology_length, "topology description");
+  h.topology.assign(reinterpret_cast<const char*>(topology.data()), topology.size());
+  h.count_at = in.pos();
+  h.count = in.u32("node count");
+  if (h.count < 1 || h.count > k_max_nodes)
+    bad_field(in, h.count_at, "node count", h.count, range(1, k_max_nodes));
+  // 64-bit arithmetic: a count near 2^32 cannot wrap the expected size.
+  const std::uint64_t needed =
+      std::uint64_t{in.pos()} + std::uint64_t{h.count} * k_node_bytes + k_checksum_bytes;
+  if (needed != in.size()) {
+    bad_field(in, h.count_at, "node count", h.count,
+              "the count that fills this file of " + std::to_string(in.size()) + " bytes",
+              "it needs " + std::to_string(needed) + " bytes" +
+                  (needed > in.size() ? ": the file is truncated" : ""));
+  }
+  cursor tail(bytes.subspan(bytes.size() - k_checksum_bytes), "checksum");
+  const std::uint64_t stored = tail.read(k_checksum_bytes, "checksum");
+  const std::uint64_t computed = checksum(bytes.first(bytes.size() - k_checksum_bytes));
+  if (stored != computed) {
+    bad_field(in, bytes.size() - k_checksum_bytes, "checksum", stored, std::to_string(computed),
+              "checksum mismatch: the file is corrupt");
+  }
+  return h;
+}
+
+void steal_tree_reader::read_nodes(cursor& in, const header& h, steal_tree& tree) {
+  tree.m_nodes.reserve(h.count);
+  tree.m_last_child.reserve(h.count);
+  for (std::uint32_t i = 0; i < h.count; ++i) {
     const std::size_t at = in.pos();
+    const std::string which = "node " + std::to_string(i);
     steal_node n;
     n.level = in.u32("node level");
     n.spawn_index = in.u32("node spawn index");
@@ -183,18 +210,18 @@ steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string
     n.seq = in.u32("node seq");
     const std::uint32_t parent = in.u32("node parent");
     const auto kind = static_cast<std::uint8_t>(in.read(1, "node kind"));
-    const std::string which = "node " + std::to_string(i);
     if (kind > static_cast<std::uint8_t>(steal_kind::child))
-      in.fail(at + 20, which + ": kind " + std::to_string(kind) + " is not 0, 1 or 2");
+      bad_field(in, at + 20, which + " kind", kind, "0 (root), 1 (continuation) or 2 (child)");
     n.kind = static_cast<steal_kind>(kind);
-    if (n.worker >= workers) {
-      in.fail(at + 8, which + ": worker " + std::to_string(n.worker) +
-                          " is not below the worker count " + std::to_string(workers));
+    if (n.worker >= h.workers) {
+      bad_field(in, at + 8, which + " worker", n.worker, range(0, h.workers - 1),
+                "the file's worker count is " + std::to_string(h.workers));
     }
-    if (i == 0 ? parent != k_no_parent : parent >= i) {
-      in.fail(at + 16, which + ": parent " + std::to_string(parent) + " is not " +
-                           (i == 0 ? "0xffffffff (the root has none)"
-                                   : "an earlier node (0 to " + std::to_string(i - 1) + ")"));
+    if (i == 0 && parent != k_no_parent)
+      bad_field(in, at + 16, which + " parent", parent, "4294967295 (none: node 0 is the root)");
+    if (i != 0 && parent >= i) {
+      bad_field(in, at + 16, which + " parent", parent, "an earlier node, " + range(0, i - 1),
+                "parents precede their children");
     }
     if (i == 0) {
       tree.m_nodes.push_back(n);
@@ -203,17 +230,27 @@ steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string
       (void)tree.add_steal(parent, n.level, n.spawn_index, n.worker, n.seq, n.kind);
     }
   }
+}
+
+steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string_view name,
+                                   const load_options& options) {
+  cursor in(bytes, name);
+  const header h = read_header(in, bytes);
+  steal_tree tree;
+  tree.m_workers = h.workers;
+  tree.m_topology = h.topology;
+  read_nodes(in, h, tree);
   try {
     tree.validate();
   } catch (const steal_tree_error& e) {
-    in.fail(count_at + 4 + std::uint64_t{e.node()} * k_node_bytes, e.what());
+    in.fail(h.count_at + 4 + std::uint64_t{e.node()} * k_node_bytes, e.what());
   }
-  if (options.workers != 0 && options.workers != workers) {
+  if (options.workers != 0 && options.workers != h.workers) {
     if (options.on_mismatch == worker_mismatch::refuse) {
-      in.fail(12, "it was recorded with " + std::to_string(workers) + " workers, not " +
-                      std::to_string(options.workers) +
-                      " (load with worker_mismatch::remap to run worker w on w mod " +
-                      std::to_string(options.workers) + ")");
+      bad_field(in, 12, "worker count", h.workers,
+                std::to_string(options.workers) + ", the count asked for",
+                "load with worker_mismatch::remap to run worker w on w mod " +
+                    std::to_string(options.workers));
     }
     tree.remap_workers(options.workers);
   }

@@ -159,8 +159,9 @@ class steal_tree {
   steal_tree(unsigned workers, std::uint32_t root_worker, std::uint32_t root_seq = 0,
              std::uint32_t root_level = 0, std::string topology = {});
 
-  /// Adds a steal under `parent`; returns the new node. Throws std::invalid_argument when
-  /// `parent` is not a node or `worker` is not below worker_count(). Structural rules are
+  /// Adds a steal under `parent`; returns the new node. Throws config_error (a
+  /// std::invalid_argument, in make_config_error's format) when `parent` is not a node or
+  /// `worker` is not below worker_count(). Structural rules are
   /// checked by validate(), so a tree can be built in any order and checked once.
   node_id add_steal(node_id parent, std::uint32_t level, std::uint32_t spawn_index,
                     std::uint32_t worker, std::uint32_t seq,
@@ -249,7 +250,7 @@ class steal_tree {
 /// The paper's pruneTree: keeps the top (100 - percent)% of the steal points (the root is not
 /// one) in level order and deletes the rest. Within a depth, lower (level, spawn index) steal
 /// points are kept first, so a kept steal's parent frame steal is kept too. percent in
-/// [0, 100], else std::invalid_argument.
+/// [0, 100], else config_error (a std::invalid_argument).
 [[nodiscard]] steal_tree prune_tree(const steal_tree& tree, unsigned percent);
 
 }  // namespace locus::schedule
