@@ -73,6 +73,7 @@ TEST(StealTree, stows_orders_list_each_workers_phases_by_seq) {
   EXPECT_EQ(orders[1], (std::vector<node_id>{s.a, s.e}));
   EXPECT_EQ(orders[2], (std::vector<node_id>{s.b, s.c}));
   EXPECT_EQ(orders[3], (std::vector<node_id>{s.d}));
+  EXPECT_EQ(s.tree.order_positions(), (std::vector<std::uint32_t>{0, 0, 0, 0, 1, 1}));
 }
 
 TEST(StealTree, extract_subtree_makes_the_node_the_root_of_a_valid_tree) {

@@ -197,6 +197,15 @@ std::vector<std::vector<node_id>> steal_tree::worker_orders() const {
   return orders;
 }
 
+std::vector<std::uint32_t> steal_tree::order_positions() const {
+  std::vector<std::uint32_t> position(m_nodes.size(), 0);
+  for (const auto& order : worker_orders()) {
+    for (std::size_t i = 0; i < order.size(); ++i)
+      position[order[i]] = static_cast<std::uint32_t>(i);
+  }
+  return position;
+}
+
 std::size_t steal_tree::bytes() const noexcept {
   return m_nodes.size() * (sizeof(steal_node) + sizeof(node_id)) + m_topology.size();
 }

@@ -208,6 +208,9 @@ class steal_tree {
 
   /// StOWS order: for each worker, its nodes in increasing seq.
   [[nodiscard]] std::vector<std::vector<node_id>> worker_orders() const;
+  /// For each node, its index in worker_orders()[its worker]: the slot of the worker's StOWS
+  /// sequence array that a donation of that phase fills (the paper's seqs[w][seq]).
+  [[nodiscard]] std::vector<std::uint32_t> order_positions() const;
 
   /// Throws steal_tree_error (a std::invalid_argument) naming the first offending node by
   /// (level, spawn index) unless: every worker is below worker_count(); (worker, seq) pairs are
