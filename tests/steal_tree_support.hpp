@@ -41,7 +41,7 @@ inline locus::schedule::steal_tree random_tree(std::mt19937_64& rng, std::size_t
   for (std::size_t i = 0; i < steals; ++i) {
     const auto parent = static_cast<node_id>(rng() % tree.size());
     const steal_node& p = tree.node(parent);
-    const std::uint32_t level = p.phase_level() + depth_used[parent];
+    const auto level = static_cast<std::uint32_t>(p.phase_level() + depth_used[parent]);
     const std::uint64_t first = level == p.phase_level() ? p.first_spawn() : 0;
     const auto spawn = static_cast<std::uint32_t>(first + rng() % 8);
     const auto worker = static_cast<std::uint32_t>(rng() % workers);

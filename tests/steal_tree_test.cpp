@@ -127,6 +127,14 @@ TEST(StealTree, a_steal_shallower_than_its_parents_phase_is_invalid) {
             std::string::npos);
 }
 
+TEST(StealTree, a_stolen_child_at_the_deepest_level_does_not_wrap_to_level_0) {
+  steal_tree t(2, 0);
+  const node_id deepest = t.add_steal(0, 0xffffffffU, 0, 1, 0, steal_kind::child);
+  (void)t.add_steal(deepest, 0, 0, 0, 1);
+  EXPECT_NE(validation_error(t).find("which starts at level 4294967296"), std::string::npos)
+      << validation_error(t);
+}
+
 TEST(StealTree, two_steals_at_the_same_point_of_one_phase_are_invalid) {
   steal_tree t(3, 0);
   (void)t.add_steal(0, 0, 4, 1, 0);

@@ -47,7 +47,7 @@ void steal_tree::validate() const {
       return std::tie(m_nodes[a].level, m_nodes[a].spawn_index) <
              std::tie(m_nodes[b].level, m_nodes[b].spawn_index);
     });
-    const std::uint32_t phase = parent.phase_level();
+    const std::uint64_t phase = parent.phase_level();
     std::vector<std::uint32_t> stolen_levels;  // levels with a continuation stolen, sorted
     for (const node_id k : kids) {
       if (m_nodes[k].kind == steal_kind::continuation) stolen_levels.push_back(m_nodes[k].level);

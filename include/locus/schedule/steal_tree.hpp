@@ -23,9 +23,10 @@
 // distinct (level, spawn index) keys. validate() checks exactly this (see there).
 //
 // Representation: the nodes live in one vector and refer to each other by index (node_id):
-// parent, first child and next sibling, 36 bytes a node, no pointer or allocation per node.
-// Children keep insertion order. A parent's index is always smaller than its children's, so
-// every pass over the tree is a loop over the vector, never a recursion as deep as the tree.
+// parent, first child and next sibling (a 32-byte steal_node, plus a 4-byte last-child link
+// kept beside it), no pointer or allocation per node. Children keep insertion order. A parent's
+// index is always smaller than its children's, so every pass over the tree is a loop over the
+// vector, never a recursion as deep as the tree.
 //
 // Recording on several workers (the scheduler's half, not built here): each worker appends a
 // steal_record to its own steal_log when it steals, without locks or shared writes. A record
@@ -33,6 +34,13 @@
 // that needs no coordination. assemble() merges the logs at extraction time: it indexes the
 // records by (worker, seq), links each to its parent and keeps what is reachable from the
 // extraction root, so extraction at any spawn ignores the steals made elsewhere.
+//
+// Replaying (the scheduler's half): every running phase knows its node (the frame header's
+// steal-tree slot). After a spawn k in a frame at level L, find_child(node, L, k) says whether
+// the template stole there; if so the continuation is donated to that child's worker and runs
+// under the child, else the current worker keeps it. StOWS fills the slot order_positions()
+// gives in the worker's sequence (worker_orders()); unreached() lists the slots that a
+// computation smaller than its template will never fill (Rule 4.2).
 #pragma once
 
 #include <cstddef>
@@ -80,9 +88,9 @@ struct steal_node {
   steal_kind kind = steal_kind::root;
 
   /// The frame depth at which this phase starts running: a stolen child runs one level below
-  /// the frame that spawned it.
-  [[nodiscard]] std::uint32_t phase_level() const noexcept {
-    return kind == steal_kind::child ? level + 1 : level;
+  /// the frame that spawned it. 64 bits, so that a child of level 2^32 - 1 cannot wrap to 0.
+  [[nodiscard]] std::uint64_t phase_level() const noexcept {
+    return kind == steal_kind::child ? std::uint64_t{level} + 1 : level;
   }
   /// The first spawn index this phase can reach in its own frame: a stolen continuation
   /// resumes after its spawn; a root or a stolen child starts its frame from the beginning.
