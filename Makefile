@@ -6,8 +6,8 @@ BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
                 clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev
 
-.PHONY: deps release demo test bench debug asan tsan sanitizers consumer format format-check \
-        clean
+.PHONY: deps release demo test bench debug asan tsan sanitizers consumer fuzz format \
+        format-check clean
 
 # Install what a fresh machine lacks (only as root; otherwise say what is missing).
 deps:
@@ -68,6 +68,20 @@ sanitizers: asan tsan
 # build/consumer-*. Builds only the library (no tests, no benchmarks) and runs each program.
 consumer: deps
 	JOBS=$(JOBS) bash tests/consumer/run build
+
+# The steal tree reader under libFuzzer (clang, ASan, UBSan) for FUZZ_SECONDS, starting from the
+# kept corpus. Findings land in build/fuzz/artifacts/: copy each into tests/fuzz/corpus/steal_tree/
+# (which `make test` replays) with the fix.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DLOCUS_FUZZ=ON \
+	  -DLOCUS_BUILD_TESTS=OFF -DLOCUS_BUILD_BENCH=OFF -DLOCUS_WITH_HWLOC=OFF -DLOCUS_INSTALL=OFF \
+	  >/dev/null
+	cmake --build build/fuzz --target steal_tree_load_fuzz
+	mkdir -p build/fuzz/corpus build/fuzz/artifacts
+	build/fuzz/bin/steal_tree_load_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+	  -malloc_limit_mb=256 -artifact_prefix=build/fuzz/artifacts/ \
+	  build/fuzz/corpus tests/fuzz/corpus/steal_tree
 
 FORMAT_FILES = $(shell git ls-files '*.hpp' '*.cpp')
 format:

@@ -27,6 +27,7 @@ LOCUS_BENCH_DECLARE_KERNEL(cg)
 LOCUS_BENCH_DECLARE_KERNEL(floyd)
 LOCUS_BENCH_DECLARE_KERNEL(fdtd)
 LOCUS_BENCH_DECLARE_KERNEL(scan)
+LOCUS_BENCH_DECLARE_KERNEL(memcpy)
 
 #undef LOCUS_BENCH_DECLARE_KERNEL
 
@@ -64,6 +65,8 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("fdtd", fdtd, "60x80x40", "1000x1200x500",
                          "2-D finite-difference time domain, NXxNYxTMAX"),
       LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
+      LOCUS_BENCH_KERNEL("memcpy", memcpy, "8MiB", "512MiBx32",
+                         "init then copy two arrays in 512 KiB blocks, BYTES[xREPS]; copy timed"),
   };
 }
 

@@ -33,7 +33,7 @@ TEST(bench_registry, names_are_unique_and_ids_follow_the_symbol_rule) {
   }
   EXPECT_EQ(bench::find_kernel("no-such-kernel"), nullptr);
   for (const char* expected : {"fib", "fj", "fj-rec", "nqueens", "uts", "matmul", "cilksort", "lu",
-                               "heat", "sor", "pdfs", "cg", "floyd", "fdtd", "scan"}) {
+                               "heat", "sor", "pdfs", "cg", "floyd", "fdtd", "scan", "memcpy"}) {
     EXPECT_NE(bench::find_kernel(expected), nullptr) << expected;
   }
 }

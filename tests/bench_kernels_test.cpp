@@ -21,6 +21,7 @@
 #include "harness/results.hpp"
 #include "harness/table.hpp"
 #include "kernel.hpp"
+#include "kernels/memcpy/common.hpp"
 #include "registry.hpp"
 
 namespace {
@@ -221,6 +222,29 @@ TEST(bench_nqueens, rejects_malformed_sizes_naming_both_forms) {
       EXPECT_NE(std::string(e.what()).find("n:nocutoff"), std::string::npos) << e.what();
     }
   }
+}
+
+// ------------------------------------------------------------------------------- memcpy
+
+TEST(bench_memcpy, sizes_are_bytes_with_a_unit_and_optional_repetitions) {
+  EXPECT_EQ(memcpy_kernel::parse("8MiB").bytes, std::size_t{8} << 20);
+  EXPECT_EQ(memcpy_kernel::parse("8").bytes, std::size_t{8} << 20) << "bare numbers are MiB";
+  EXPECT_EQ(memcpy_kernel::parse("3KiB").bytes, std::size_t{3} << 10);
+  EXPECT_EQ(memcpy_kernel::parse("1GiBx4").bytes, std::size_t{1} << 30);
+  EXPECT_EQ(memcpy_kernel::parse("1GiBx4").reps, 4u);
+  for (const char* bad : {"", "0", "65GiB", "8MB", "MiB", "8MiBx0", "8MiBx", "x3", "-1", "8MiBx2y"})
+    EXPECT_THROW((void)memcpy_kernel::parse(bad), std::invalid_argument) << bad;
+}
+
+TEST(bench_memcpy, a_partial_last_block_is_copied_and_verified) {
+  bench::bench_config c;
+  c.kernel = bench::find_kernel("memcpy");
+  ASSERT_NE(c.kernel, nullptr);
+  c.size = "1537KiBx2";  // three blocks, the last one 1 KiB
+  c.runtime = runtime_kind::serial;
+  c.workers = 1;
+  const bench::run_report r = bench::execute(c);
+  EXPECT_TRUE(r.result.verified) << r.result.detail;
 }
 
 }  // namespace
