@@ -1,6 +1,7 @@
 // bench/main.cpp — locus-bench: runs benchmark kernels on locus and its peers.
 // See bench/harness/cli.hpp for the command line and docs in the usage text.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -72,6 +73,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (o.child) return bench::child_main(o);
+  // The locus settings reach every child process through its environment (from_env()).
+  if (!o.topology.empty()) setenv("LOCUS_TOPOLOGY", o.topology.c_str(), 1);
+  if (!o.scheduler.empty()) setenv("LOCUS_SCHEDULER", o.scheduler.c_str(), 1);
+  if (o.accounting) setenv("LOCUS_ACCOUNTING", "1", 1);
   try {
     return run_parent(o, all);
   } catch (const std::exception& e) {

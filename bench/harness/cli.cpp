@@ -4,6 +4,7 @@
 #include "cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <locus/topology.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -111,6 +112,15 @@ constexpr value_option value_options[] = {
        o.json_path = std::string(v);
      }},
     {"--timeout", "SEC", [](options& o, std::string_view v) { o.timeout_s = parse_seconds(v); }},
+    {"--topology", "SPEC",
+     [](options& o, std::string_view v) {
+       (void)locus::topology::from_spec(v, "--topology");  // a bad spec fails here, named
+       o.topology = std::string(v);
+     }},
+    {"--scheduler", "S",
+     [](options& o, std::string_view v) {
+       o.scheduler = std::string(locus::to_string(locus::parse_scheduler(v, "--scheduler")));
+     }},
     {"--result-fd", "FD",
      [](options& o, std::string_view v) {
        o.result_fd = static_cast<int>(parse_positive(v, "--result-fd", 1 << 20));
@@ -213,8 +223,9 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
   app.set_help_flag();  // --help prints usage() (main), not CLI11's generated text
   app.allow_extras();   // unknown options are reported below, in this harness's words
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  for (auto [name, flag] : {std::pair{"-h,--help", &o.help}, std::pair{"--list", &o.list},
-                            std::pair{"--child", &o.child}}) {
+  for (auto [name, flag] :
+       {std::pair{"-h,--help", &o.help}, std::pair{"--list", &o.list},
+        std::pair{"--child", &o.child}, std::pair{"--accounting", &o.accounting}}) {
     app.add_flag(name, *flag)->disable_flag_override();  // "--list=1" is not a flag
   }
   std::map<const CLI::Option*, const value_option*> value_of;
@@ -274,6 +285,9 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
 --timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]
+--topology SPEC   locus runs on a virtual machine, e.g. sockets=4,cores=4,l3=6MiB
+--scheduler S     locus's scheduler: slaw or cilk          [LOCUS_SCHEDULER or slaw]
+--accounting      locus runs count locality (JSON: stats.locality per run)
 --list            print the kernels with their small and default sizes
 
 Locus runs start from locus::config::from_env(), so LOCUS_TOPOLOGY, LOCUS_PLACES,

@@ -47,10 +47,15 @@ struct options {
   unsigned reps = 0;
   std::string json_path;  ///< empty: no JSON file
   double timeout_s = 0;   ///< per run; 0: no limit
-  bool help = false;      ///< --help: print usage, nothing else
-  bool list = false;      ///< --list: print the kernel table, nothing else
-  bool child = false;     ///< hidden: run one configuration once, report on result_fd
-  int result_fd = -1;     ///< hidden: the pipe to report on (child mode only)
+  /// Locus runs only, passed to the child processes as LOCUS_TOPOLOGY, LOCUS_SCHEDULER and
+  /// LOCUS_ACCOUNTING (empty / false: the environment's own).
+  std::string topology;
+  std::string scheduler;
+  bool accounting = false;
+  bool help = false;   ///< --help: print usage, nothing else
+  bool list = false;   ///< --list: print the kernel table, nothing else
+  bool child = false;  ///< hidden: run one configuration once, report on result_fd
+  int result_fd = -1;  ///< hidden: the pipe to report on (child mode only)
 };
 
 /// Parses argv[1..]; throws cli_error naming the bad argument and what was expected.

@@ -33,6 +33,7 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   run_report r;
   r.result = fn(a);
   r.stats = json::parse(rt.stats().to_json());
+  if (cfg.accounting) r.stats["locality"] = json::parse(rt.locality().to_json());
   return r;
 }
 
