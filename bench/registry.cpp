@@ -10,7 +10,9 @@
   __attribute__((weak)) bench::outcome id##_serial(const bench::args&); \
   __attribute__((weak)) bench::outcome id##_locus(const bench::args&);  \
   __attribute__((weak)) bench::outcome id##_tbb(const bench::args&);    \
-  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);
+  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);    \
+  __attribute__((weak)) bench::outcome id##_starpu(const bench::args&); \
+  __attribute__((weak)) bench::outcome id##_blas(const bench::args&);
 
 LOCUS_BENCH_DECLARE_KERNEL(fib)
 LOCUS_BENCH_DECLARE_KERNEL(fj)
@@ -27,6 +29,8 @@ LOCUS_BENCH_DECLARE_KERNEL(cg)
 LOCUS_BENCH_DECLARE_KERNEL(floyd)
 LOCUS_BENCH_DECLARE_KERNEL(fdtd)
 LOCUS_BENCH_DECLARE_KERNEL(scan)
+LOCUS_BENCH_DECLARE_KERNEL(smith_waterman)
+LOCUS_BENCH_DECLARE_KERNEL(cholesky)
 
 #undef LOCUS_BENCH_DECLARE_KERNEL
 
@@ -34,9 +38,10 @@ namespace bench {
 
 namespace {
 
-#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                           \
-  kernel_info {                                                                          \
-    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp \
+#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                              \
+  kernel_info {                                                                             \
+    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp,   \
+        &id##_starpu, &id##_blas                                                            \
   }
 
 std::vector<kernel_info> make_registry() {
@@ -64,6 +69,10 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("fdtd", fdtd, "60x80x40", "1000x1200x500",
                          "2-D finite-difference time domain, NXxNYxTMAX"),
       LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
+      LOCUS_BENCH_KERNEL("smith-waterman", smith_waterman, "2000x128", "30000x256",
+                         "Smith-Waterman local alignment, tiled wavefront, NxTILE"),
+      LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "2048x256",
+                         "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
 }
 
@@ -81,6 +90,10 @@ kernel_fn kernel_info::implementation(runtime_kind rt) const noexcept {
       return runtime_built(rt) ? tbb : nullptr;
     case runtime_kind::omp:
       return runtime_built(rt) ? omp : nullptr;
+    case runtime_kind::starpu:
+      return runtime_built(rt) ? starpu : nullptr;
+    case runtime_kind::blas:
+      return runtime_built(rt) ? blas : nullptr;
   }
   return nullptr;
 }
@@ -120,6 +133,18 @@ bool runtime_built(runtime_kind rt) noexcept {
 #else
       return false;
 #endif
+    case runtime_kind::starpu:
+#ifdef LOCUS_HAVE_STARPU
+      return true;
+#else
+      return false;
+#endif
+    case runtime_kind::blas:
+#ifdef LOCUS_HAVE_OPENBLAS
+      return true;
+#else
+      return false;
+#endif
   }
   return false;
 }
@@ -134,6 +159,10 @@ std::string_view to_string(runtime_kind rt) noexcept {
       return "tbb";
     case runtime_kind::omp:
       return "omp";
+    case runtime_kind::starpu:
+      return "starpu";
+    case runtime_kind::blas:
+      return "blas";
   }
   return "?";
 }
