@@ -38,10 +38,10 @@ namespace bench {
 
 namespace {
 
-#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                              \
-  kernel_info {                                                                             \
-    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp,   \
-        &id##_starpu, &id##_blas                                                            \
+#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                            \
+  kernel_info {                                                                           \
+    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp, \
+        &id##_starpu, &id##_blas                                                          \
   }
 
 std::vector<kernel_info> make_registry() {

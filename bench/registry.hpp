@@ -42,8 +42,8 @@ struct kernel_info {
   std::string_view description;   ///< one line for --list
   kernel_fn serial = nullptr;
   kernel_fn locus = nullptr;
-  kernel_fn tbb = nullptr;  ///< null when absent or when the peers were not built
-  kernel_fn omp = nullptr;  ///< null when absent or when the peers were not built
+  kernel_fn tbb = nullptr;     ///< null when absent or when the peers were not built
+  kernel_fn omp = nullptr;     ///< null when absent or when the peers were not built
   kernel_fn starpu = nullptr;  ///< null when absent or when StarPU was not found
   kernel_fn blas = nullptr;    ///< null when absent or when OpenBLAS was not found
 

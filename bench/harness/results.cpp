@@ -88,8 +88,8 @@ std::string_view build_requirement(runtime_kind rt) noexcept {
 std::string not_implemented_detail(const bench_config& c) {
   std::string rt(to_string(c.runtime));
   if (!runtime_built(c.runtime)) {
-    return "n/a (not implemented): " + rt + " not built (" + std::string(build_requirement(c.runtime)) +
-           ")";
+    return "n/a (not implemented): " + rt + " not built (" +
+           std::string(build_requirement(c.runtime)) + ")";
   }
   return "n/a (not implemented): no " + rt + " implementation of " + std::string(c.kernel->name) +
          " linked in (bench/kernels/" + std::string(c.kernel->name) + "/" + rt + ".cpp)";
