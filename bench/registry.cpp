@@ -71,7 +71,7 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
       LOCUS_BENCH_KERNEL("smith-waterman", smith_waterman, "2000x128", "30000x256",
                          "Smith-Waterman local alignment, tiled wavefront, NxTILE"),
-      LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "2048x256",
+      LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
 }
