@@ -5,8 +5,9 @@
 //
 // StarPU is started in setup (untimed, like the thread pools of the other runtimes, which exist
 // before the timed region) with args.workers CPU workers, no accelerators, the lws (locality
-// work-stealing) scheduler and no performance models, so nothing is calibrated or written to
-// ~/.starpu; STARPU_SILENT=1 keeps its messages off the output. The configuration takes
+// work-stealing) scheduler and no performance models, so no codelet is calibrated (StarPU still
+// writes its description of the machine's buses to ~/.starpu/sampling/bus once);
+// STARPU_SILENT=1 keeps its messages off the output. The configuration takes
 // precedence over STARPU_* variables in the environment. The submitting thread is the
 // caller's, not a worker. Registering the tiles, submitting, waiting and unregistering are
 // timed. It is shut down after the check.
