@@ -61,9 +61,8 @@ struct kernel_info {
 /// unchanged (the kernel itself parses and validates it).
 [[nodiscard]] std::string resolve_size(const kernel_info& kernel, std::string_view size);
 
-/// Whether the runtime was compiled into this binary: tbb, omp and starpu when
-/// LOCUS_BENCH_PEERS is on and the library was found; blas whenever OpenBLAS was found (the
-/// cholesky kernel needs it for every runtime).
+/// Whether the peer runtime was compiled into this binary (LOCUS_BENCH_PEERS and its library
+/// found; for blas, OpenBLAS, which cholesky also needs on every other runtime).
 [[nodiscard]] bool runtime_built(runtime_kind rt) noexcept;
 
 /// "serial", "locus", "tbb", "omp", "starpu", "blas".

@@ -146,7 +146,7 @@ TEST_P(bench_kernel_small, is_implemented_and_verifies) {
     GTEST_SKIP() << "the locus version of " << kernel->name << " is not written yet (issue 9)";
   }
   if (kernel->name == "cholesky" && !bench::runtime_built(runtime_kind::blas)) {
-    GTEST_SKIP() << "cholesky needs OpenBLAS, which was not found";
+    GTEST_SKIP() << "cholesky needs OpenBLAS: LOCUS_BENCH_PEERS=OFF or OpenBLAS not found";
   }
   ASSERT_TRUE(c.implemented()) << bench::not_implemented_detail(c);
   bench::run_report r = bench::execute(c);  // locus: locus::runtime rt{cfg}, cfg.workers = 2

@@ -77,7 +77,7 @@ std::string_view build_requirement(runtime_kind rt) noexcept {
     case runtime_kind::starpu:
       return "LOCUS_BENCH_PEERS=OFF or StarPU (pkg-config starpu-1.3) not found";
     case runtime_kind::blas:
-      return "OpenBLAS (pkg-config openblas) not found";
+      return "LOCUS_BENCH_PEERS=OFF or OpenBLAS (pkg-config openblas) not found";
     case runtime_kind::serial:
     case runtime_kind::locus:
       break;
