@@ -10,9 +10,10 @@
 // 3% insertions), so the best alignment runs corner to corner through every tile and a tile
 // computed from a wrong border changes the answer.
 //
-// Size "N" or "NxT": sequence length N, tile size T (default 256). The serial version is the
-// plain DP over one row (O(N) memory, ignores T); the tiled versions keep, per tile row, the
-// last row of H and, per tile column, the last column: the borders the next tiles start from.
+// Size "N" or "NxT": sequence length N, tile size T (default 256). Every version computes the
+// same tiles (serial: one after another, row by row), keeping per tile row the last row of H
+// and per tile column the last column: the borders the next tiles start from. The reference
+// is the plain DP over one row of H (O(N) memory, no tiles), written independently of them.
 // The check (untimed): the best score and the sum of H's last row equal the serial answer:
 // recorded for the registered lengths (2000, 30000), computed once per process for others.
 #pragma once
@@ -100,7 +101,7 @@ struct sequences {
   return x == y ? 2 : -1;
 }
 
-/// The plain DP over one row of H: the serial version, and the reference for the others.
+/// The plain DP over one row of H: the reference every version is checked against.
 [[nodiscard]] inline answer solve_serial(const sequences& s) {
   const std::size_t n = s.a.size();
   std::vector<score> row(n + 1, 0);
@@ -157,17 +158,11 @@ struct instance {
   [[nodiscard]] std::size_t end(std::size_t k) const { return std::min(d.n, (k + 1) * d.tile); }
 };
 
-/// bench::measure()'s setup for the serial version: parses `size`, makes the sequences.
-[[nodiscard]] inline instance setup(const std::string& size) {
+/// bench::measure()'s setup: parses `size`, makes the sequences and zeroed borders.
+[[nodiscard]] inline instance setup_tiled(const std::string& size) {
   instance in;
   in.d = parse_size(size);
   in.seq = make_sequences(in.d.n);
-  return in;
-}
-
-/// The tiled versions' setup: the sequences and zeroed borders.
-[[nodiscard]] inline instance setup_tiled(const std::string& size) {
-  instance in = setup(size);
   in.tile_rows = in.tile_cols = (in.d.n + in.d.tile - 1) / in.d.tile;
   in.bottom.assign((in.tile_rows + 1) * (in.d.n + 1), 0);
   in.right.assign((in.tile_cols + 1) * (in.d.n + 1), 0);
