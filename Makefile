@@ -4,7 +4,8 @@
 JOBS ?= $(shell nproc)
 BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
-                clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev
+                clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
+                libopenblas-dev libstarpu-dev
 
 .PHONY: deps release demo test bench debug asan tsan sanitizers consumer fuzz format \
         format-check clean

@@ -2,8 +2,10 @@
 //
 // Each kernel <name> has up to four implementations, one file each:
 //   bench/kernels/<name>/{serial,locus,tbb,omp}.cpp
-// each defining one function `outcome <name>_<runtime>(const args&)` (dashes in kernel names
-// become underscores: fj-rec -> fj_rec_serial). Every one of them is a call of
+// and, for the kernels that suit them (cholesky), starpu.cpp (StarPU) and blas.cpp (the
+// threaded OpenBLAS routine on the whole problem), each file defining one function
+// `outcome <name>_<runtime>(const args&)` (dashes in kernel names become underscores:
+// fj-rec -> fj_rec_serial). Every one of them is a call of
 // bench::measure() below, which sets the input up (untimed), times the computation itself and
 // verifies the answer against a known value or the serial result, the same way for all
 // kernels. Shared setup and verification live in bench/kernels/<name>/common.hpp; a runtime's

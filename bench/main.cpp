@@ -19,17 +19,25 @@
 namespace {
 
 void print_kernels() {
-  std::printf("%-10s %-12s %-16s %s\n", "kernel", "small", "default", "description");
+  std::printf("%-14s %-12s %-16s %s\n", "kernel", "small", "default", "description");
   for (const auto& k : bench::registry()) {
     std::string missing;
-    for (auto rt : {bench::runtime_kind::serial, bench::runtime_kind::locus,
-                    bench::runtime_kind::tbb, bench::runtime_kind::omp}) {
+    for (auto rt : bench::all_runtimes) {
+      // starpu and blas are listed only where they exist, not as missing everywhere else.
+      if (bench::only_some_kernels(rt)) continue;
       if (k.implementation(rt) == nullptr) {
         missing += (missing.empty() ? " [missing: " : ", ") + std::string(bench::to_string(rt));
       }
     }
     if (!missing.empty()) missing += "]";
-    std::printf("%-10.*s %-12.*s %-16.*s %.*s%s\n", static_cast<int>(k.name.size()), k.name.data(),
+    std::string also;
+    for (auto rt : {bench::runtime_kind::starpu, bench::runtime_kind::blas}) {
+      if (k.implementation(rt) != nullptr) {
+        also += (also.empty() ? " [also: " : ", ") + std::string(bench::to_string(rt));
+      }
+    }
+    if (!also.empty()) missing += also + "]";
+    std::printf("%-14.*s %-12.*s %-16.*s %.*s%s\n", static_cast<int>(k.name.size()), k.name.data(),
                 static_cast<int>(k.small_size.size()), k.small_size.data(),
                 static_cast<int>(k.default_size.size()), k.default_size.data(),
                 static_cast<int>(k.description.size()), k.description.data(), missing.c_str());

@@ -10,7 +10,9 @@
   __attribute__((weak)) bench::outcome id##_serial(const bench::args&); \
   __attribute__((weak)) bench::outcome id##_locus(const bench::args&);  \
   __attribute__((weak)) bench::outcome id##_tbb(const bench::args&);    \
-  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);
+  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);    \
+  __attribute__((weak)) bench::outcome id##_starpu(const bench::args&); \
+  __attribute__((weak)) bench::outcome id##_blas(const bench::args&);
 
 LOCUS_BENCH_DECLARE_KERNEL(fib)
 LOCUS_BENCH_DECLARE_KERNEL(fj)
@@ -28,6 +30,8 @@ LOCUS_BENCH_DECLARE_KERNEL(floyd)
 LOCUS_BENCH_DECLARE_KERNEL(fdtd)
 LOCUS_BENCH_DECLARE_KERNEL(scan)
 LOCUS_BENCH_DECLARE_KERNEL(memcpy)
+LOCUS_BENCH_DECLARE_KERNEL(smith_waterman)
+LOCUS_BENCH_DECLARE_KERNEL(cholesky)
 
 #undef LOCUS_BENCH_DECLARE_KERNEL
 
@@ -35,9 +39,10 @@ namespace bench {
 
 namespace {
 
-#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                           \
-  kernel_info {                                                                          \
-    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp \
+#define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                            \
+  kernel_info {                                                                           \
+    name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp, \
+        &id##_starpu, &id##_blas                                                          \
   }
 
 std::vector<kernel_info> make_registry() {
@@ -67,6 +72,10 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("scan", scan, "100000", "33554432", "parallel prefix sum of N values"),
       LOCUS_BENCH_KERNEL("memcpy", memcpy, "8MiB", "512MiBx32",
                          "init then copy two arrays in 512 KiB blocks, BYTES[xREPS]; copy timed"),
+      LOCUS_BENCH_KERNEL("smith-waterman", smith_waterman, "2000x128", "30000x256",
+                         "Smith-Waterman local alignment, tiled wavefront, NxTILE"),
+      LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
+                         "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
 }
 
@@ -84,6 +93,10 @@ kernel_fn kernel_info::implementation(runtime_kind rt) const noexcept {
       return runtime_built(rt) ? tbb : nullptr;
     case runtime_kind::omp:
       return runtime_built(rt) ? omp : nullptr;
+    case runtime_kind::starpu:
+      return runtime_built(rt) ? starpu : nullptr;
+    case runtime_kind::blas:
+      return runtime_built(rt) ? blas : nullptr;
   }
   return nullptr;
 }
@@ -123,6 +136,18 @@ bool runtime_built(runtime_kind rt) noexcept {
 #else
       return false;
 #endif
+    case runtime_kind::starpu:
+#ifdef LOCUS_HAVE_STARPU
+      return true;
+#else
+      return false;
+#endif
+    case runtime_kind::blas:
+#ifdef LOCUS_HAVE_OPENBLAS
+      return true;
+#else
+      return false;
+#endif
   }
   return false;
 }
@@ -137,6 +162,10 @@ std::string_view to_string(runtime_kind rt) noexcept {
       return "tbb";
     case runtime_kind::omp:
       return "omp";
+    case runtime_kind::starpu:
+      return "starpu";
+    case runtime_kind::blas:
+      return "blas";
   }
   return "?";
 }

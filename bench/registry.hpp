@@ -5,6 +5,7 @@
 // is reported as "not implemented" rather than breaking the link.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,21 @@ namespace bench {
 /// One implementation of a kernel: sets up, times, verifies.
 using kernel_fn = outcome (*)(const args&);
 
-/// The runtimes a kernel can be implemented for, in table order.
-enum class runtime_kind { serial, locus, tbb, omp };
+/// The runtimes a kernel can be implemented for, in table order. starpu (StarPU) and blas (the
+/// threaded OpenBLAS routine on the whole problem, a vendor baseline) exist only for the kernels
+/// that suit them, e.g. cholesky.
+enum class runtime_kind { serial, locus, tbb, omp, starpu, blas };
+
+/// Every runtime, in table order.
+inline constexpr std::array all_runtimes = {runtime_kind::serial, runtime_kind::locus,
+                                            runtime_kind::tbb,    runtime_kind::omp,
+                                            runtime_kind::starpu, runtime_kind::blas};
+
+/// Whether `rt` is one that only some kernels implement (starpu, blas): the default runtime
+/// list includes it only for those kernels, so other kernels' tables do not grow n/a rows.
+[[nodiscard]] constexpr bool only_some_kernels(runtime_kind rt) noexcept {
+  return rt == runtime_kind::starpu || rt == runtime_kind::blas;
+}
 
 /// A registered kernel.
 struct kernel_info {
@@ -28,8 +42,10 @@ struct kernel_info {
   std::string_view description;   ///< one line for --list
   kernel_fn serial = nullptr;
   kernel_fn locus = nullptr;
-  kernel_fn tbb = nullptr;  ///< null when absent or when the peers were not built
-  kernel_fn omp = nullptr;  ///< null when absent or when the peers were not built
+  kernel_fn tbb = nullptr;     ///< null when absent or when the peers were not built
+  kernel_fn omp = nullptr;     ///< null when absent or when the peers were not built
+  kernel_fn starpu = nullptr;  ///< null when absent or when StarPU was not found
+  kernel_fn blas = nullptr;    ///< null when absent or when OpenBLAS was not found
 
   /// The implementation for `rt`, or null when there is none.
   [[nodiscard]] kernel_fn implementation(runtime_kind rt) const noexcept;
@@ -45,10 +61,11 @@ struct kernel_info {
 /// unchanged (the kernel itself parses and validates it).
 [[nodiscard]] std::string resolve_size(const kernel_info& kernel, std::string_view size);
 
-/// Whether the peer runtime was compiled into this binary (LOCUS_BENCH_PEERS and found).
+/// Whether the peer runtime was compiled into this binary (LOCUS_BENCH_PEERS and its library
+/// found; for blas, OpenBLAS, which cholesky also needs on every other runtime).
 [[nodiscard]] bool runtime_built(runtime_kind rt) noexcept;
 
-/// "serial", "locus", "tbb", "omp".
+/// "serial", "locus", "tbb", "omp", "starpu", "blas".
 [[nodiscard]] std::string_view to_string(runtime_kind rt) noexcept;
 
 }  // namespace bench

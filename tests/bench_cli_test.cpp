@@ -138,8 +138,7 @@ TEST(bench_cli, names_round_trip) {
   for (auto v : {locus::victim_policy::random, locus::victim_policy::hierarchical}) {
     EXPECT_EQ(bench::parse_victims_name(bench::victims_name(v)), v);
   }
-  for (auto rt :
-       {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp}) {
+  for (auto rt : bench::all_runtimes) {
     EXPECT_EQ(bench::parse_runtime_name(bench::to_string(rt)), rt);
   }
 }
@@ -164,7 +163,7 @@ TEST(bench_cli, error_messages_name_the_argument_and_what_was_expected) {
   EXPECT_EQ(error_of({"fib", "--victims", "nearest"}),
             "--victims: unknown victim policy 'nearest'; expected random or hierarchical");
   EXPECT_EQ(error_of({"fib", "--runtime", "cilk"}),
-            "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb or omp");
+            "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb, omp, starpu or blas");
   EXPECT_EQ(error_of({"--child", "fib"}), "--child needs --result-fd");
 }
 

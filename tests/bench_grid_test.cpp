@@ -11,6 +11,7 @@
 
 #include "bench_support.hpp"
 #include "harness/grid.hpp"
+#include "harness/results.hpp"
 #include "registry.hpp"
 
 namespace {
@@ -85,6 +86,39 @@ TEST(bench_grid, sizes_that_resolve_alike_run_once) {
   for (const auto& c : grid)
     sizes.insert(c.size);
   EXPECT_EQ(grid.size(), sizes.size());
+}
+
+TEST(bench_grid, default_runtimes_list_starpu_and_blas_only_for_kernels_that_have_them) {
+  bench::cli_defaults d;
+  d.runtimes = {runtime_kind::serial, runtime_kind::starpu, runtime_kind::blas};
+  d.workers = {1};
+  auto plain = fake_kernel(&fake_ok, nullptr);
+  auto with_blas = plain;
+  with_blas.blas = &fake_ok;
+  auto o = bench::parse_cli({"fib"}, d);
+  EXPECT_TRUE(o.runtimes_defaulted);
+  o.kernels = {&plain, &with_blas};
+  auto grid = bench::expand_grid(o);
+  std::vector<std::string> rows;
+  for (const auto& c : grid)
+    rows.push_back(std::string(c.kernel == &plain ? "plain " : "blas ") +
+                   std::string(bench::to_string(c.runtime)));
+  const bool blas_built = bench::runtime_built(runtime_kind::blas);
+  std::vector<std::string> expected = {"plain serial", "blas serial"};
+  if (blas_built) expected.push_back("blas blas");
+  EXPECT_EQ(rows, expected);
+}
+
+TEST(bench_grid, an_explicit_starpu_or_blas_on_a_kernel_without_it_is_a_not_implemented_row) {
+  auto o = parse({"fib", "--runtime", "starpu,blas", "--workers", "1"});
+  EXPECT_FALSE(o.runtimes_defaulted);
+  auto grid = bench::expand_grid(o);
+  ASSERT_EQ(grid.size(), 2u);
+  for (const auto& c : grid) {
+    EXPECT_FALSE(c.implemented()) << c.label();
+    EXPECT_NE(bench::not_implemented_detail(c).find("n/a (not implemented)"), std::string::npos);
+  }
+  EXPECT_TRUE(bench::schedule(grid, 3).empty());
 }
 
 TEST(bench_grid, schedule_interleaves_configurations_rep_by_rep_and_skips_missing_ones) {

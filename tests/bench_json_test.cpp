@@ -135,6 +135,8 @@ TEST(bench_json, report_document_has_machine_command_and_one_result_per_line) {
   EXPECT_TRUE(v["machine"]["cpu_model"].is_string());
   EXPECT_TRUE(v["machine"]["hostname"].is_string());
   EXPECT_TRUE(v["machine"]["peers"]["tbb"].is_boolean());
+  EXPECT_TRUE(v["machine"]["peers"]["starpu"].is_boolean());
+  EXPECT_TRUE(v["machine"]["peers"]["blas"].is_boolean());
   EXPECT_EQ(v["command"].get<std::string>(), "locus-bench fib 'a b'");
   ASSERT_EQ(v["results"].size(), 2u);
   const json& res = v["results"][0];

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -105,15 +106,23 @@ struct kernel_case {
   runtime_kind runtime;
 };
 
+// Every runtime built, for every kernel; starpu and blas only for the kernels that have them.
 std::vector<kernel_case> kernel_cases() {
   std::vector<kernel_case> out;
   for (const auto& k : bench::registry()) {
-    for (auto rt :
-         {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp}) {
-      if (bench::runtime_built(rt)) out.push_back({&k, rt});
+    for (auto rt : bench::all_runtimes) {
+      if (!bench::runtime_built(rt)) continue;
+      if (bench::only_some_kernels(rt) && k.implementation(rt) == nullptr) continue;
+      out.push_back({&k, rt});
     }
   }
   return out;
+}
+
+// The kernels of issue 9 whose locus version waits for the dataflow API: skipped until it
+// lands, and a failure once it has, so that this list is emptied then.
+bool locus_version_pending(std::string_view kernel) {
+  return kernel == "smith-waterman" || kernel == "cholesky";
 }
 
 // Names the case in gtest's failure messages instead of dumping its bytes.
@@ -132,6 +141,14 @@ TEST_P(bench_kernel_small, is_implemented_and_verifies) {
   c.size = bench::resolve_size(*kernel, "small");
   c.runtime = runtime;
   c.workers = runtime == runtime_kind::serial ? 1 : 2;
+  if (runtime == runtime_kind::locus && locus_version_pending(kernel->name)) {
+    ASSERT_FALSE(c.implemented()) << "locus " << kernel->name
+                                  << " exists now: take it off locus_version_pending";
+    GTEST_SKIP() << "the locus version of " << kernel->name << " is not written yet (issue 9)";
+  }
+  if (kernel->name == "cholesky" && !bench::runtime_built(runtime_kind::blas)) {
+    GTEST_SKIP() << "cholesky needs OpenBLAS: LOCUS_BENCH_PEERS=OFF or OpenBLAS not found";
+  }
   ASSERT_TRUE(c.implemented()) << bench::not_implemented_detail(c);
   bench::run_report r = bench::execute(c);  // locus: locus::runtime rt{cfg}, cfg.workers = 2
   EXPECT_TRUE(r.result.verified) << c.label() << ": " << r.result.detail;

@@ -187,12 +187,11 @@ locus::victim_policy parse_victims_name(std::string_view s) {
 }
 
 runtime_kind parse_runtime_name(std::string_view s) {
-  for (auto rt :
-       {runtime_kind::serial, runtime_kind::locus, runtime_kind::tbb, runtime_kind::omp}) {
+  for (auto rt : all_runtimes) {
     if (s == to_string(rt)) return rt;
   }
   throw cli_error("--runtime: unknown runtime '" + std::string(s) +
-                  "'; expected serial, locus, tbb or omp");
+                  "'; expected serial, locus, tbb, omp, starpu or blas");
 }
 
 std::string_view policy_name(locus::spawn_policy p) noexcept {
@@ -259,7 +258,10 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
                     positional[1] + "' too");
   }
   o.kernels = parse_kernels(positional[0]);
-  if (o.runtimes.empty()) o.runtimes = defaults.runtimes;
+  if (o.runtimes.empty()) {
+    o.runtimes = defaults.runtimes;
+    o.runtimes_defaulted = true;
+  }
   if (o.policies.empty()) o.policies = defaults.policies;
   if (o.victims.empty()) o.victims = defaults.victims;
   if (o.workers.empty()) o.workers = defaults.workers;
@@ -278,10 +280,12 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --size S,...      the kernel's own size value, or small / default   [default]
                   (nqueens: N, or N:nocutoff for the variant without a
                   sequential cutoff, where every legal placement is a task)
---runtime R,...   serial, locus, tbb, omp        [serial, locus and the peers built]
+--runtime R,...   serial, locus, tbb, omp, starpu, blas   [serial, locus and the peers
+                  built; starpu and blas only for the kernels that have them (cholesky)]
 --policy P,...    work-first, help-first, adaptive (locus only)     [LOCUS_POLICY or adaptive]
 --victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]
---workers N,...   worker counts (serial always runs once, at 1)  [1, 2, 4, ... nproc]
+--workers N,...   worker counts (serial always runs once, at 1; blas: OpenBLAS threads)
+                  [1, 2, 4, ... nproc]
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
 --timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]

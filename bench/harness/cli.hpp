@@ -41,6 +41,7 @@ struct options {
   std::vector<const kernel_info*> kernels;
   std::vector<std::string> sizes{"default"};  ///< "small", "default" or the kernel's own value
   std::vector<runtime_kind> runtimes;
+  bool runtimes_defaulted = false;  ///< no --runtime: starpu / blas only where implemented
   std::vector<locus::spawn_policy> policies;
   std::vector<locus::victim_policy> victims;
   std::vector<unsigned> workers;
@@ -68,7 +69,7 @@ struct options {
 [[nodiscard]] locus::spawn_policy parse_policy_name(std::string_view s);
 /// "random" | "hierarchical"; throws cli_error.
 [[nodiscard]] locus::victim_policy parse_victims_name(std::string_view s);
-/// "serial" | "locus" | "tbb" | "omp"; throws cli_error.
+/// "serial" | "locus" | "tbb" | "omp" | "starpu" | "blas"; throws cli_error.
 [[nodiscard]] runtime_kind parse_runtime_name(std::string_view s);
 
 /// The canonical names used in the table, the JSON and the child's command line.

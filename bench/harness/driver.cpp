@@ -47,6 +47,10 @@ cli_defaults environment_defaults() {
   d.runtimes = {runtime_kind::serial, runtime_kind::locus};
   if (runtime_built(runtime_kind::tbb)) d.runtimes.push_back(runtime_kind::tbb);
   if (runtime_built(runtime_kind::omp)) d.runtimes.push_back(runtime_kind::omp);
+  // Listed for the kernels that implement them only (expand_grid drops the others).
+  for (auto rt : {runtime_kind::starpu, runtime_kind::blas}) {
+    if (runtime_built(rt)) d.runtimes.push_back(rt);
+  }
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);
   unsigned nproc = n > 0 ? static_cast<unsigned>(n) : 1;
   d.workers.clear();

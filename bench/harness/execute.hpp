@@ -1,6 +1,8 @@
 // bench/harness/execute.hpp — running one configuration once, in this process: set up the
 // runtime (locus, oneTBB's global_control, OpenMP's thread count), call the kernel, and
 // collect the runtime's counters. The child mode of locus-bench and the tests both use it.
+// starpu and blas have nothing to set up here: the kernel starts StarPU with args.workers CPU
+// workers, or sets OpenBLAS's thread count to args.workers, itself.
 #pragma once
 
 #include <string>

@@ -76,6 +76,9 @@ std::vector<bench_config> expand_grid(const options& o) {
     }
     for (const auto& size : sizes) {
       for (auto rt : o.runtimes) {
+        if (o.runtimes_defaulted && only_some_kernels(rt) && k->implementation(rt) == nullptr) {
+          continue;
+        }
         bench_config c = base;
         c.kernel = k;
         c.size = size;

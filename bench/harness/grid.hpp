@@ -35,7 +35,8 @@ struct bench_config {
 /// Expands the lists into configurations, ordered kernel, size, runtime (in the order given),
 /// policy, victims, workers. Sizes are resolved per kernel and repeats dropped (e.g. fj's
 /// small and default are the same). serial appears once per kernel and size, at 1 worker;
-/// tbb and omp once per workers value; locus once per policy x victims x workers.
+/// tbb, omp, starpu and blas once per workers value; locus once per policy x victims x workers.
+/// When the runtimes are the defaults, starpu and blas are left out for a kernel without them.
 [[nodiscard]] std::vector<bench_config> expand_grid(const options& o);
 
 /// One scheduled run: configuration index and repetition (1-based).

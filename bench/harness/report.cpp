@@ -50,8 +50,12 @@ json machine_json() {
 #elif defined(__GNUC__)
   m["compiler"] = std::string("gcc ") + __VERSION__;
 #endif
-  m["peers"] = {{"tbb", runtime_built(runtime_kind::tbb)},
-                {"omp", runtime_built(runtime_kind::omp)}};
+  m["peers"] = json::object();
+  for (auto rt : all_runtimes) {
+    if (rt != runtime_kind::serial && rt != runtime_kind::locus) {
+      m["peers"][std::string(to_string(rt))] = runtime_built(rt);
+    }
+  }
   return m;
 }
 

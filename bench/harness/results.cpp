@@ -68,11 +68,28 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+std::string_view build_requirement(runtime_kind rt) noexcept {
+  switch (rt) {
+    case runtime_kind::tbb:
+      return "LOCUS_BENCH_PEERS=OFF or oneTBB not found";
+    case runtime_kind::omp:
+      return "LOCUS_BENCH_PEERS=OFF or OpenMP not found";
+    case runtime_kind::starpu:
+      return "LOCUS_BENCH_PEERS=OFF or StarPU (pkg-config starpu-1.3) not found";
+    case runtime_kind::blas:
+      return "LOCUS_BENCH_PEERS=OFF or OpenBLAS (pkg-config openblas) not found";
+    case runtime_kind::serial:
+    case runtime_kind::locus:
+      break;
+  }
+  return "always built";
+}
+
 std::string not_implemented_detail(const bench_config& c) {
   std::string rt(to_string(c.runtime));
   if (!runtime_built(c.runtime)) {
-    return "n/a (not implemented): " + rt + " not built (LOCUS_BENCH_PEERS=OFF or " +
-           (c.runtime == runtime_kind::tbb ? "oneTBB" : "OpenMP") + " not found)";
+    return "n/a (not implemented): " + rt + " not built (" +
+           std::string(build_requirement(c.runtime)) + ")";
   }
   return "n/a (not implemented): no " + rt + " implementation of " + std::string(c.kernel->name) +
          " linked in (bench/kernels/" + std::string(c.kernel->name) + "/" + rt + ".cpp)";

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "child_process.hpp"
@@ -57,5 +58,7 @@ struct config_summary {
 /// The text for an unimplemented configuration, e.g. "n/a (not implemented): no tbb
 /// implementation of fib" or "... tbb not built (LOCUS_BENCH_PEERS=OFF or oneTBB not found)".
 [[nodiscard]] std::string not_implemented_detail(const bench_config& c);
+/// What a runtime that is not built needed: "LOCUS_BENCH_PEERS=OFF or oneTBB not found", ...
+[[nodiscard]] std::string_view build_requirement(runtime_kind rt) noexcept;
 
 }  // namespace bench
