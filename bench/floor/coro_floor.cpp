@@ -26,7 +26,7 @@ struct frame_link {
   void* handle = nullptr;
 };
 
-constinit thread_local char* t_top = nullptr;              // bump arena, freed LIFO
+constinit thread_local char* t_top = nullptr;               // bump arena, freed LIFO
 constinit thread_local std::uintptr_t* t_bottom = nullptr;  // the "deque": pushed parents
 
 template <class T>
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     coro.push_back(std::chrono::duration<double>(t2 - t1).count());
   }
   const double ms = median(serial), mc = median(coro);
-  std::printf("fib(%d), %d reps, medians: serial %.4f s, bare coroutines %.4f s, ratio %.1fx\n",
-              n, reps, ms, mc, mc / ms);
+  std::printf("fib(%d), %d reps, medians: serial %.4f s, bare coroutines %.4f s, ratio %.1fx\n", n,
+              reps, ms, mc, mc / ms);
   return 0;
 }
