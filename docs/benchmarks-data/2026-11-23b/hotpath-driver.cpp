@@ -1,0 +1,29 @@
+// fib(n) and fj(m) on locus from config::from_env(); prints one line per rep: fib_s fj_s
+#include <locus/locus.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+locus::task<long> fib(int n) {
+  if (n < 2) co_return n;
+  auto a = co_await locus::spawn(fib(n - 1));
+  long b = co_await fib(n - 2);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+locus::task<void> empty() { co_return; }
+locus::task<void> fj(int m) {
+  for (int i = 0; i < m; ++i) co_await locus::spawn(empty());
+  co_await locus::sync();
+}
+locus::task<void> fj_many(int m, int rounds) { for (int r = 0; r < rounds; ++r) co_await fj(m); }
+int main(int argc, char** argv) {
+  const int n = atoi(argv[1]); const int rounds = atoi(argv[2]);
+  locus::runtime rt{locus::config::from_env()};
+  auto t0 = std::chrono::steady_clock::now();
+  long r = rt.run(fib(n));
+  auto t1 = std::chrono::steady_clock::now();
+  rt.run(fj_many(1024, rounds));
+  auto t2 = std::chrono::steady_clock::now();
+  if (r != 9227465 && n == 35) return 1;
+  std::printf("%.4f %.4f\n", std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
+}
