@@ -1,8 +1,11 @@
+// The hot-path timing driver of docs/benchmarks.md ("What the hot-path changes bought"),
+// built against each tree with: g++ -std=c++20 -O3 -DNDEBUG -Iinclude -DLOCUS_HAVE_HWLOC=1 THIS
+// src/*.cpp [src/locality/*.cpp src/schedule/*.cpp] -lhwloc -lpthread. Usage: N ROUNDS.
 // fib(n) and fj(m) on locus from config::from_env(); prints one line per rep: fib_s fj_s
-#include <locus/locus.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <locus/locus.hpp>
 locus::task<long> fib(int n) {
   if (n < 2) co_return n;
   auto a = co_await locus::spawn(fib(n - 1));
@@ -10,14 +13,21 @@ locus::task<long> fib(int n) {
   co_await locus::sync();
   co_return a.get() + b;
 }
-locus::task<void> empty() { co_return; }
+locus::task<void> empty() {
+  co_return;
+}
 locus::task<void> fj(int m) {
-  for (int i = 0; i < m; ++i) co_await locus::spawn(empty());
+  for (int i = 0; i < m; ++i)
+    co_await locus::spawn(empty());
   co_await locus::sync();
 }
-locus::task<void> fj_many(int m, int rounds) { for (int r = 0; r < rounds; ++r) co_await fj(m); }
+locus::task<void> fj_many(int m, int rounds) {
+  for (int r = 0; r < rounds; ++r)
+    co_await fj(m);
+}
 int main(int argc, char** argv) {
-  const int n = atoi(argv[1]); const int rounds = atoi(argv[2]);
+  const int n = atoi(argv[1]);
+  const int rounds = atoi(argv[2]);
   locus::runtime rt{locus::config::from_env()};
   auto t0 = std::chrono::steady_clock::now();
   long r = rt.run(fib(n));
@@ -25,5 +35,6 @@ int main(int argc, char** argv) {
   rt.run(fj_many(1024, rounds));
   auto t2 = std::chrono::steady_clock::now();
   if (r != 9227465 && n == 35) return 1;
-  std::printf("%.4f %.4f\n", std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
+  std::printf("%.4f %.4f\n", std::chrono::duration<double>(t1 - t0).count(),
+              std::chrono::duration<double>(t2 - t1).count());
 }
