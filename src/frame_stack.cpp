@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 namespace locus::detail {
 
@@ -11,6 +12,7 @@ stacklet* frame_stack::new_stacklet() {
   void* mem = std::aligned_alloc(k_stacklet_bytes, k_stacklet_bytes);
   if (mem == nullptr) throw std::bad_alloc();
   auto* s = new (mem) stacklet();
+  s->owner = this;
   s->top.store(s->base(), std::memory_order_relaxed);
   s->hwm.store(s->base(), std::memory_order_relaxed);
   s->end = static_cast<char*>(mem) + k_stacklet_bytes;
@@ -32,6 +34,7 @@ frame_stack::~frame_stack() {
   // By the time a runtime shuts down every frame has been destroyed: frames are owned by
   // tasks, futures or finish scopes that complete inside run(). Free all stacklets.
   free_stacklet(m_current.load(std::memory_order_relaxed));
+  if (m_spare != nullptr) free_stacklet(m_spare);
   for (stacklet* s : m_retired)
     free_stacklet(s);
 }
@@ -42,6 +45,12 @@ void frame_stack::switch_to(stacklet* s) noexcept {
   asan_poison(s->base(), static_cast<std::size_t>(s->end - s->base()));
   s->top.store(s->base(), std::memory_order_relaxed);
   s->hwm.store(s->base(), std::memory_order_relaxed);
+  // Both halves of the count restart at zero. `remote` may be negative (frames the owner made
+  // that others freed, balanced by local_live); with no live frame nobody can free one of its
+  // blocks concurrently, so a plain store is safe. Leaving it negative (as this did before)
+  // made a later local_live + remote reach 0 while frames still lived, and the next free
+  // dropped the top onto them.
+  s->remote.store(0, std::memory_order_relaxed);
   s->local_live = 0;
   // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.
   m_current.store(s, std::memory_order_release);
@@ -79,6 +88,10 @@ void* frame_stack::allocate_slow(std::size_t total) {
           break;
         }
       }
+      if (next == nullptr && m_spare != nullptr) {
+        next = std::exchange(m_spare, nullptr);  // left by a pop-back: empty
+        retired -= k_stacklet_bytes;
+      }
       // Before the switch (see switch_to): a reader may over-count, never under-count.
       m_retired_bytes.store(retired, std::memory_order_relaxed);
       if (next == nullptr) next = new_stacklet();
@@ -86,6 +99,46 @@ void* frame_stack::allocate_slow(std::size_t total) {
     switch_to(next);
   }
   return allocate(total - k_block_header);
+}
+
+void frame_stack::deallocate_other(block_header* h) noexcept {
+  stacklet* r = stacklet_of(h);
+  char* const p = reinterpret_cast<char*>(h);
+  const std::size_t bytes = h->bytes;
+  stacklet* const c = m_current.load(std::memory_order_relaxed);
+  // Pop back only to a stacklet of this stack (the caller is its owner: this thread's worker
+  // holds this stack), whose top block this is, while the current one holds no live frame.
+  // acquire on remote: the remote frees counted there happened before (their blocks are dead).
+  const bool pop_back = r->owner == this && p + bytes == r->top.load(std::memory_order_relaxed) &&
+                        c->local_live + c->remote.load(std::memory_order_acquire) == 0;
+  const auto it = pop_back ? std::find(m_retired.begin(), m_retired.end(), r) : m_retired.end();
+  if (it == m_retired.end()) {
+    free_remote(h);
+    return;
+  }
+  fold_peak();  // the stretch on `c` ends here
+  asan_poison(p, bytes);
+  // Retired, r's `remote` is its live count, h included. Take it back as the owner's count:
+  // a remote free before the exchange is in `live`, one after it makes `remote` negative.
+  const std::int64_t live = r->remote.exchange(0, std::memory_order_acq_rel) - 1;
+  r->local_live = live;
+  char* const top = live == 0 ? r->base() : p;
+  r->top.store(top, std::memory_order_relaxed);
+  r->hwm.store(top, std::memory_order_relaxed);
+  *it = m_retired.back();
+  m_retired.pop_back();
+  // Switch before the retired bytes shrink: a reader may over-count, never under-count.
+  m_current.store(r, std::memory_order_release);
+  std::size_t retired = m_retired_bytes.load(std::memory_order_relaxed) - k_stacklet_bytes;
+  stacklet* drop = nullptr;
+  if (m_spare == nullptr) {
+    m_spare = c;  // counted as held: it stays allocated, ready for the next crossing
+    retired += k_stacklet_bytes;
+  } else {
+    drop = c;  // one spare is enough: give the second empty stacklet back
+  }
+  m_retired_bytes.store(retired, std::memory_order_relaxed);
+  if (drop != nullptr) free_stacklet(drop);
 }
 
 std::size_t frame_stack::held_bytes() const noexcept {
