@@ -88,10 +88,8 @@ void* frame_stack::allocate_slow(std::size_t total) {
           break;
         }
       }
-      if (next == nullptr && m_spare != nullptr) {
+      if (next == nullptr && m_spare != nullptr)
         next = std::exchange(m_spare, nullptr);  // left by a pop-back: empty
-        retired -= k_stacklet_bytes;
-      }
       // Before the switch (see switch_to): a reader may over-count, never under-count.
       m_retired_bytes.store(retired, std::memory_order_relaxed);
       if (next == nullptr) next = new_stacklet();
@@ -129,16 +127,12 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   m_retired.pop_back();
   // Switch before the retired bytes shrink: a reader may over-count, never under-count.
   m_current.store(r, std::memory_order_release);
-  std::size_t retired = m_retired_bytes.load(std::memory_order_relaxed) - k_stacklet_bytes;
-  stacklet* drop = nullptr;
-  if (m_spare == nullptr) {
-    m_spare = c;  // counted as held: it stays allocated, ready for the next crossing
-    retired += k_stacklet_bytes;
-  } else {
-    drop = c;  // one spare is enough: give the second empty stacklet back
-  }
-  m_retired_bytes.store(retired, std::memory_order_relaxed);
-  if (drop != nullptr) free_stacklet(drop);
+  m_retired_bytes.store(m_retired_bytes.load(std::memory_order_relaxed) - k_stacklet_bytes,
+                        std::memory_order_relaxed);
+  if (m_spare == nullptr)
+    m_spare = c;  // kept, ready for the next crossing (free space: not counted as held)
+  else
+    free_stacklet(c);  // one spare is enough: give the second empty stacklet back
 }
 
 std::size_t frame_stack::held_bytes() const noexcept {

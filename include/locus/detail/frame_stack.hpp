@@ -34,9 +34,10 @@
 // stacklet by masking its address. Each block has a 16-byte header (size, heap flag) so that
 // frames too large for a stacklet, or made outside a worker, go to the global heap.
 //
-// Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets and the
-// spare in full plus the used part of the current one (top, m_current and m_retired_bytes
-// (which counts the spare) are written by the
+// Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets in full
+// plus the used part of the current one (the spare, free space ready for use, counts as the
+// current one's free tail does: not at all) (top, m_current and m_retired_bytes are written by
+// the
 // owner only, as relaxed atomics so that other threads may read them: a plain mov). The peak
 // is the largest `held` since the last reset_peak(). The allocation fast path pays one load
 // and compare for it: each stacklet keeps `hwm`, the highest `top` since it became current
