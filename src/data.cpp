@@ -89,4 +89,8 @@ void touch(const void* p, std::size_t bytes, access mode) {
     acc->record(detail::t_worker->index(), p, bytes, mode);
 }
 
+bool accounting_active() noexcept {
+  return detail::accountant_here() != nullptr;
+}
+
 }  // namespace locus

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
@@ -154,3 +156,51 @@ TEST(Accounting, LocusAccountingVariableTurnsItOn) {
 }
 
 }  // namespace
+
+// parallel_for with a data map: every chunk's declared bytes are counted once, where the chunk
+// ran. One worker: all local, and exactly the array's bytes per pass (write, then read-write).
+// Without accounting the map is never called.
+TEST(Accounting, ParallelForCountsEachChunksDeclaredData) {
+  std::vector<double> a(100'000);
+  const auto write_all = [&](locus::runtime& rt, std::atomic<int>* calls) {
+    rt.run([](std::vector<double>* v, std::atomic<int>* n) -> locus::task<void> {
+      co_await locus::parallel_for(
+          std::size_t{0}, v->size(), 1000, [v](std::size_t i) { (*v)[i] = double(i); },
+          [v, n](std::size_t lo, std::size_t hi) {
+            n->fetch_add(1);
+            return locus::data_range::of(v->data() + lo, hi - lo, locus::access::write);
+          });
+      co_await locus::parallel_for(
+          std::size_t{0}, v->size(), 1000, [v](std::size_t i) { (*v)[i] += 1; },
+          [v](std::size_t lo, std::size_t hi) {
+            return std::array{locus::data_range::of(v->data() + lo, hi - lo, locus::access::read),
+                              locus::data_range::of(v->data() + lo, hi - lo, locus::access::write)};
+          });
+    }(&a, calls));
+  };
+  {
+    locus::runtime rt{accounted(1, "sockets=4,cores=4", "none")};
+    std::atomic<int> calls{0};
+    write_all(rt, &calls);
+    const locus::locality_stats s = rt.locality();
+    EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+    EXPECT_EQ(s.total.total(), 3 * a.size() * sizeof(double));
+    EXPECT_GE(calls.load(), 100);  // chunks of at most 1000 of 100,000 indices
+    EXPECT_DOUBLE_EQ(a[99'999], 100'000.0);
+  }
+  {
+    locus::runtime rt{accounted(4, "sockets=4,cores=1", "none")};
+    std::atomic<int> calls{0};
+    write_all(rt, &calls);
+    EXPECT_EQ(rt.locality().total.total(), 3 * a.size() * sizeof(double));
+  }
+  {
+    locus::config c = accounted(2, "sockets=2,cores=1", "none");
+    c.accounting = false;
+    locus::runtime rt{c};
+    std::atomic<int> calls{0};
+    write_all(rt, &calls);
+    EXPECT_EQ(calls.load(), 0);
+    EXPECT_EQ(rt.locality().total.total(), 0u);
+  }
+}

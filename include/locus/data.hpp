@@ -68,4 +68,8 @@ template <class T>
 /// Counted when accounting is on; a no-op off a worker or with accounting off.
 void touch(const void* p, std::size_t bytes, access mode);
 
+/// True on a worker of a runtime with locality accounting on: whether touch() would count.
+/// For code that would compute ranges only to report them (parallel_for's data map).
+[[nodiscard]] bool accounting_active() noexcept;
+
 }  // namespace locus
