@@ -1,11 +1,13 @@
 // scan, locus: the two-pass blocked scan, each parallel pass split in halves over blocks down
 // to one block (locus_blocks.hpp). Every task declares its blocks: pass 1 reads their values
 // and writes their sums, pass 3 reads their values and offsets and writes their output; the
-// serial pass 2 between them reads and writes every block's sum. The setup writes the input,
-// the output and the sums in tasks of the same blocks, untimed: their first touch.
+// serial pass 2 between them reads and writes every block's sum. The setup draws the input
+// (the generator jumped ahead to each block's start) and zeroes the output and the sums in
+// tasks of the same blocks, untimed: their first touch.
 #include <locus/locus.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "../../kernel.hpp"
@@ -61,14 +63,33 @@ locus::task<void> scan(passes p) {
   co_await bench::for_declared(0, nb, 1, &scan_leaf, &scan_data);
 }
 
-/// Copies the input from `values` and zeroes the output and the sums, block by block in tasks.
-locus::task<void> first_touch(passes p, const std::vector<double>* values) {
-  const auto leaf = [p, values](int lo, int hi) {
+/// The state of scan_kernel::draws after `steps` draws: x -> a x + c applied `steps` times,
+/// composed by squaring (mod 2^64, as the generator computes). Its constants are the
+/// generator's; the check compares every value with the generator's own draws.
+std::uint64_t lcg_after(std::uint64_t steps) {
+  std::uint64_t mul = 6364136223846793005ULL;  // the map x -> mul x + add, squared each round
+  std::uint64_t add = 1442695040888963407ULL;
+  std::uint64_t x = 7;  // draws' seed
+  for (; steps != 0; steps >>= 1) {
+    if (steps & 1) x = x * mul + add;
+    add = add * mul + add;
+    mul = mul * mul;
+  }
+  return x;
+}
+
+/// Draws the input (each block from the generator's state at its first value) and zeroes the
+/// output and the sums, block by block in tasks.
+locus::task<void> first_touch(passes p) {
+  const auto leaf = [p](int lo, int hi) {
     const std::size_t from = static_cast<std::size_t>(lo) * scan_kernel::block;
     const std::size_t to = std::min(p.n, static_cast<std::size_t>(hi) * scan_kernel::block);
     auto* src = const_cast<double*>(p.src);
-    std::copy(values->begin() + static_cast<std::ptrdiff_t>(from),
-              values->begin() + static_cast<std::ptrdiff_t>(to), src + from);
+    std::uint64_t x = lcg_after(from);
+    for (std::size_t i = from; i < to; ++i) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      src[i] = static_cast<double>(x >> (64 - scan_kernel::fraction_bits)) * scan_kernel::unit;
+    }
     std::fill(p.dst + from, p.dst + to, 0.0);
     std::fill(p.part + lo, p.part + hi, 0.0);
   };
@@ -86,9 +107,10 @@ locus::task<void> first_touch(passes p, const std::vector<double>* values) {
 
 bench::outcome scan_locus(const bench::args& a) {
   const auto setup = [&a](const std::string& size) {
-    scan_kernel::instance in = scan_kernel::setup(size);
-    const std::vector<double> values = in.values;
-    a.rt->run(first_touch(in.pointers(), &values));
+    const std::size_t n = scan_kernel::parse(size);
+    scan_kernel::instance in{n, std::vector<double>(n), std::vector<double>(n),
+                             std::vector<double>(scan_kernel::blocks(n))};
+    a.rt->run(first_touch(in.pointers()));
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
