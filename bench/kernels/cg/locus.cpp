@@ -23,8 +23,6 @@ using namespace cg_kernel;
 using bench::ranges;
 using locus::access;
 
-constexpr auto add = [](double x, double y) { return x + y; };
-
 /// Entries [lo, hi) of vector v.
 template <std::size_t N>
 void slice(ranges<N>& r, const double* v, int lo, int hi, access mode) {
