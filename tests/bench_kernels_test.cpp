@@ -4,6 +4,7 @@
 #ifdef LOCUS_TEST_KERNELS
 
 #include <gtest/gtest.h>
+#include <locus/locus.hpp>
 
 #include <array>
 #include <chrono>
@@ -263,6 +264,48 @@ TEST(bench_memcpy, a_partial_last_block_is_copied_and_verified) {
   const bench::run_report r = bench::execute(c);
   EXPECT_TRUE(r.result.verified) << r.result.detail;
 }
+
+// ------------------------------------------- kernels that declare their data (issue 7, §4)
+
+// The locus versions that declare their data, run with accounting on. Declared bytes do not
+// depend on the schedule, so 1 and 4 workers must count the same total; every page a kernel
+// reads was first written (first-touched) by one of its tasks, so nothing is unplaced; and one
+// worker has nothing remote: everything is local.
+class bench_kernel_declares_data : public testing::TestWithParam<const char*> {};
+
+locus::locality_stats run_accounted(const char* name, unsigned workers, const std::string& topo) {
+  const bench::kernel_info* k = bench::find_kernel(name);
+  locus::config cfg;
+  cfg.workers = workers;
+  cfg.topology = topo;
+  cfg.pin = false;
+  cfg.accounting = true;
+  locus::runtime rt{cfg};
+  const bench::outcome out = k->implementation(runtime_kind::locus)(
+      bench::args{bench::resolve_size(*k, "small"), workers, &rt});
+  EXPECT_TRUE(out.verified) << name << " at " << workers << " workers: " << out.detail;
+  return rt.locality();
+}
+
+TEST_P(bench_kernel_declares_data, one_worker_is_all_local_and_every_read_was_first_touched) {
+  const locus::locality_stats one = run_accounted(GetParam(), 1, "");
+  EXPECT_GT(one.total.placed(), 0u) << one.summary();
+  EXPECT_EQ(one.total.remote, 0u) << one.summary();
+  EXPECT_EQ(one.total.unplaced, 0u) << one.summary();
+  EXPECT_EQ(one.local_share(), 1.0) << one.summary();
+  const locus::locality_stats four = run_accounted(GetParam(), 4, "sockets=4,cores=1");
+  EXPECT_EQ(four.total.total(), one.total.total())
+      << "declared bytes depend on the schedule: " << one.summary() << " / " << four.summary();
+  EXPECT_EQ(four.total.unplaced, 0u) << four.summary();
+  EXPECT_GT(four.local_share(), 0.0) << four.summary();
+}
+
+INSTANTIATE_TEST_SUITE_P(all, bench_kernel_declares_data,
+                         testing::Values("heat", "sor", "fdtd", "cg", "scan", "matmul", "floyd",
+                                         "cilksort"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 

@@ -1,46 +1,113 @@
 // floyd, locus: for each k, the (i, j) square is split recursively in two along its longer
 // side (measured in leaf blocks); one half is spawned, the other run inline, down to
-// leaf_rows x leaf_cols blocks.
+// leaf_rows x leaf_cols blocks. A leaf declares what it touches (locus::touch, only with
+// accounting on, so that off it costs one test per leaf): each of its block rows (read and
+// written; the rows are n apart), and its slices of the pivot row and column copies. The pivot
+// copy before each k reads row k and column k (one 4-byte entry per row: n touches, next to
+// the n^2 / leaf_cols row touches of the step) and writes the copies. The setup writes the
+// matrix in tasks of the same blocks, untimed: its first touch.
 #include <locus/locus.hpp>
+
+#include <algorithm>
+#include <vector>
 
 #include "../../kernel.hpp"
 #include "common.hpp"
 
 namespace {
 
+using floyd_kernel::dist;
 using floyd_kernel::step;
+using locus::access;
 
-locus::task<void> relax(const step* s, int i0, int i1, int j0, int j1) {
+/// leaf(i0, i1, j0, j1) over the blocks of rows [i0, i1) x columns [j0, j1).
+template <class Leaf>
+locus::task<void> blocks(const Leaf* leaf, int i0, int i1, int j0, int j1) {
   const int rows = i1 - i0;
   const int cols = j1 - j0;
   if (rows <= floyd_kernel::leaf_rows && cols <= floyd_kernel::leaf_cols) {
-    s->relax(i0, i1, j0, j1);
+    (*leaf)(i0, i1, j0, j1);
     co_return;
   }
   // Split the side that is more leaf blocks long, so leaves keep their shape.
   if (rows * floyd_kernel::leaf_cols >= cols * floyd_kernel::leaf_rows) {
     const int mid = i0 + rows / 2;
-    co_await locus::spawn(relax(s, i0, mid, j0, j1));
-    co_await relax(s, mid, i1, j0, j1);
+    co_await locus::spawn(blocks(leaf, i0, mid, j0, j1));
+    co_await blocks(leaf, mid, i1, j0, j1);
   } else {
     const int mid = j0 + cols / 2;
-    co_await locus::spawn(relax(s, i0, i1, j0, mid));
-    co_await relax(s, i0, i1, mid, j1);
+    co_await locus::spawn(blocks(leaf, i0, i1, j0, mid));
+    co_await blocks(leaf, i0, i1, mid, j1);
   }
   co_await locus::sync();
 }
 
-locus::task<void> solve(floyd_kernel::instance* in) {
+/// Rows [i0, i1) x columns [j0, j1) of d, one access per row.
+void touch_rows(const dist* d, int n, int i0, int i1, int j0, int j1, access mode) {
+  const auto bytes = static_cast<std::size_t>(j1 - j0) * sizeof(dist);
+  for (int i = i0; i < i1; ++i)
+    locus::touch(d + static_cast<std::size_t>(i) * n + j0, bytes, mode);
+}
+
+/// The pivot copy's accesses: row k and column k of d read, the copies written.
+void touch_pivot(const step& s, int k) {
+  const auto bytes = static_cast<std::size_t>(s.n) * sizeof(dist);
+  locus::touch(s.d + static_cast<std::size_t>(k) * s.n, bytes, access::read);
+  for (int i = 0; i < s.n; ++i)
+    locus::touch(s.d + static_cast<std::size_t>(i) * s.n + k, sizeof(dist), access::read);
+  locus::touch(s.row, bytes, access::write);
+  locus::touch(s.col, bytes, access::write);
+}
+
+locus::task<void> solve(floyd_kernel::instance* in, bool count) {
   const step s = in->pointers();
+  const auto leaf = [&s, count](int i0, int i1, int j0, int j1) {
+    if (count) {
+      touch_rows(s.d, s.n, i0, i1, j0, j1, access::read_write);
+      locus::touch(s.row + j0, static_cast<std::size_t>(j1 - j0) * sizeof(dist), access::read);
+      locus::touch(s.col + i0, static_cast<std::size_t>(i1 - i0) * sizeof(dist), access::read);
+    }
+    s.relax(i0, i1, j0, j1);
+  };
   for (int k = 0; k < s.n; ++k) {
+    if (count) touch_pivot(s, k);
     floyd_kernel::take_pivot(s.d, s.n, k, in->row.data(), in->col.data());
-    co_await relax(&s, 0, s.n, 0, s.n);
+    co_await blocks(&leaf, 0, s.n, 0, s.n);
   }
+}
+
+/// Copies the graph from `from` into the matrix block by block, and zeroes the pivot copies,
+/// in tasks.
+locus::task<void> first_touch(floyd_kernel::instance* in, const std::vector<dist>* from) {
+  const int n = in->n;
+  dist* d = in->d.data();
+  const auto leaf = [d, n, from](int i0, int i1, int j0, int j1) {
+    touch_rows(d, n, i0, i1, j0, j1, access::write);
+    for (int i = i0; i < i1; ++i) {
+      const std::size_t r = static_cast<std::size_t>(i) * n;
+      for (int j = j0; j < j1; ++j)
+        d[r + j] = (*from)[r + j];
+    }
+  };
+  co_await blocks(&leaf, 0, n, 0, n);
+  const auto bytes = static_cast<std::size_t>(n) * sizeof(dist);
+  locus::touch(in->row.data(), bytes, access::write);
+  locus::touch(in->col.data(), bytes, access::write);
+  std::fill(in->row.begin(), in->row.end(), 0);
+  std::fill(in->col.begin(), in->col.end(), 0);
 }
 
 }  // namespace
 
 bench::outcome floyd_locus(const bench::args& a) {
-  const auto body = [&a](floyd_kernel::instance& in) { a.rt->run(solve(&in)); };
-  return bench::measure(a.size, floyd_kernel::setup, body, floyd_kernel::check);
+  const bool count = a.rt->cfg().accounting;
+  const auto setup = [&a](const std::string& size) {
+    floyd_kernel::instance in = floyd_kernel::setup(size);
+    const std::vector<dist> from = in.d;
+    a.rt->run(first_touch(&in, &from));
+    a.rt->reset_stats();  // what follows is the kernel's
+    return in;
+  };
+  const auto body = [&a, count](floyd_kernel::instance& in) { a.rt->run(solve(&in, count)); };
+  return bench::measure(a.size, setup, body, floyd_kernel::check);
 }
