@@ -120,8 +120,7 @@ TEST_P(Mismatch, DifferentFanOut) {
   EXPECT_EQ(run_replayed(*rr.rt, tree(9, 1, &again, 1000), ternary, GetParam()), 512);
   EXPECT_TRUE(again.every_node_once());
   leaves = 0;
-  EXPECT_EQ(run_replayed(*rr.rt, replay_test::wide(3, 8, 300, &leaves), ternary, GetParam()),
-            512);
+  EXPECT_EQ(run_replayed(*rr.rt, replay_test::wide(3, 8, 300, &leaves), ternary, GetParam()), 512);
 }
 
 // Another worker count: a 4-worker schedule on 2 workers (workers merge: w mod 2) and a
@@ -200,14 +199,14 @@ locus::task<long> blocks(int count, unsigned workers, std::vector<std::atomic<in
   std::vector<locus::future<long>> f;
   for (int i = 0; i < count; ++i) {
     // gcc 12: no braced initializer inside a co_await expression; name the awaiter first.
-    const locus::schedule::designate_after_next_spawn to{(static_cast<unsigned>(i) + 1) %
-                                                         workers};
+    const locus::schedule::designate_after_next_spawn to{(static_cast<unsigned>(i) + 1) % workers};
     co_await to;
-    f.push_back(co_await locus::spawn([](int i, std::vector<std::atomic<int>>* r) -> locus::task<long> {
-      (*r)[static_cast<std::size_t>(i)].store(locus::this_worker::index());
-      replay_test::leaf_work(20000);
-      co_return i;
-    }(i, ran_on)));
+    f.push_back(
+        co_await locus::spawn([](int i, std::vector<std::atomic<int>>* r) -> locus::task<long> {
+          (*r)[static_cast<std::size_t>(i)].store(locus::this_worker::index());
+          replay_test::leaf_work(20000);
+          co_return i;
+        }(i, ran_on)));
   }
   co_await locus::sync();
   long s = 0;
@@ -225,7 +224,8 @@ TEST_P(Designed, BlocksRunWhereDesignatedAndTheScheduleReplays) {
   auto d = run_designed(*rr.rt, blocks(12, w, &ran), replay_mode::stuws);
   EXPECT_EQ(d.value, 66);
   for (int i = 0; i < 12; ++i)
-    EXPECT_EQ(ran[static_cast<std::size_t>(i)].load(), static_cast<int>(static_cast<unsigned>(i) % w))
+    EXPECT_EQ(ran[static_cast<std::size_t>(i)].load(),
+              static_cast<int>(static_cast<unsigned>(i) % w))
         << "block " << i;
   EXPECT_NO_THROW(d.tree.validate());
   // The designed schedule is a steal tree like any other: replay it strictly.
@@ -235,8 +235,8 @@ TEST_P(Designed, BlocksRunWhereDesignatedAndTheScheduleReplays) {
     auto plain = [](int count, std::vector<std::atomic<int>>* r) -> locus::task<long> {
       std::vector<locus::future<long>> f;
       for (int i = 0; i < count; ++i) {
-        f.push_back(co_await locus::spawn(
-            [](int i, std::vector<std::atomic<int>>* r) -> locus::task<long> {
+        f.push_back(
+            co_await locus::spawn([](int i, std::vector<std::atomic<int>>* r) -> locus::task<long> {
               (*r)[static_cast<std::size_t>(i)].store(locus::this_worker::index());
               replay_test::leaf_work(20000);
               co_return i;
@@ -314,8 +314,7 @@ TEST(DesignedInvalid, WorkerOutOfRangeAndOutsideADesignedPhase) {
   EXPECT_THROW((void)rr.rt->run(designates()), std::logic_error);
   auto t = run_traced(*rr.rt, locus_test::fib(10)).tree;
   EXPECT_THROW((void)run_replayed(*rr.rt, designates(), t, replay_mode::stuws), std::logic_error);
-  EXPECT_THROW((void)run_designed(*rr.rt, designates(), replay_mode::stows),
-               std::invalid_argument);
+  EXPECT_THROW((void)run_designed(*rr.rt, designates(), replay_mode::stows), std::invalid_argument);
   EXPECT_EQ(run_designed(*rr.rt, designates()).value, 5);
 }
 

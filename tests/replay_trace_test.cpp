@@ -74,7 +74,7 @@ TEST(ReplayTrace, RecordsLevelSpawnIndexAndThief) {
     const auto& t = r.tree;
     for (locus::schedule::node_id i = 1; i < t.size(); ++i) {
       const auto& n = t.node(i);
-      EXPECT_LE(n.spawn_index, 1u);   // tree() spawns twice per frame
+      EXPECT_LE(n.spawn_index, 1u);  // tree() spawns twice per frame
       EXPECT_LT(n.level, 8u);        // inner nodes of depth 8 are at levels 0..7
       EXPECT_LT(n.worker, 4u);
     }

@@ -65,8 +65,8 @@ struct child_key {
 
 /// What only worker w writes (its cursor, designation, patience), on its own cache line.
 struct alignas(k_cache_line) worker_plan {
-  std::uint32_t cursor = 0;  ///< stows: the next slot of this worker's order
-  std::uint32_t fails = 0;   ///< stows: looks that found the next slot empty
+  std::uint32_t cursor = 0;                        ///< stows: the next slot of this worker's order
+  std::uint32_t fails = 0;                         ///< stows: looks that found the next slot empty
   unsigned designation = ext::spawn_site::k_keep;  ///< designate_after_next_spawn
   std::int64_t quiet_since = -1;  ///< stows: since when no worker was seen running (us)
 };
@@ -86,9 +86,9 @@ struct plan {
   std::optional<steal_tree> tree;
   std::vector<std::uint32_t> child_begin;  ///< per node, its range in `children`
   std::vector<child_key> children;
-  std::vector<std::uint32_t> position;              ///< stows: per node, its slot index
-  std::vector<std::unique_ptr<slot[]>> slots;       ///< stows: per worker
-  std::vector<std::uint32_t> slot_count;            ///< stows: per worker
+  std::vector<std::uint32_t> position;         ///< stows: per node, its slot index
+  std::vector<std::unique_ptr<slot[]>> slots;  ///< stows: per worker
+  std::vector<std::uint32_t> slot_count;       ///< stows: per worker
   std::vector<worker_plan> workers;
   std::atomic<std::uint64_t> donations{0}, kept_full{0}, out_of_order{0}, reached{0},
       random_steals{0};
@@ -96,11 +96,11 @@ struct plan {
   [[nodiscard]] node_id find(node_id n, std::uint32_t level, std::uint32_t spawn_index) const {
     const auto first = children.begin() + child_begin[n];
     const auto last = children.begin() + child_begin[n + 1];
-    const auto it = std::lower_bound(first, last, std::pair{level, spawn_index},
-                                     [](const child_key& c, const std::pair<std::uint32_t,
-                                                                            std::uint32_t>& k) {
-                                       return std::pair{c.level, c.spawn_index} < k;
-                                     });
+    const auto it =
+        std::lower_bound(first, last, std::pair{level, spawn_index},
+                         [](const child_key& c, const std::pair<std::uint32_t, std::uint32_t>& k) {
+                           return std::pair{c.level, c.spawn_index} < k;
+                         });
     if (it != last && it->level == level && it->spawn_index == spawn_index) return it->node;
     return k_no_node;
   }
@@ -254,8 +254,8 @@ bool replay_scheduler::acquire(ext::worker_ref w, ext::work_item& out) {
   if (p->designed) {
     // A stolen frame heads the thief's phase: it may designate (the validity rule).
     frame* f = locus::detail::item_frame(out.bits);
-    f->m_schedule = locus::detail::make_schedule(locus::detail::schedule_phase(f->m_schedule),
-                                                 f->m_level);
+    f->m_schedule =
+        locus::detail::make_schedule(locus::detail::schedule_phase(f->m_schedule), f->m_level);
   }
   return true;
 }
@@ -315,7 +315,7 @@ void replay_scheduler::place(ext::worker_ref w, ext::spawn_site& s) {
     if (p->mode == replay_mode::stows) {
       std::uint64_t expected = 0;
       p->slots[me][p->position[m]].state.compare_exchange_strong(expected, k_taken,
-                                                                  std::memory_order_relaxed);
+                                                                 std::memory_order_relaxed);
     }
     return;
   }

@@ -61,12 +61,12 @@ struct replay_options {
 
 /// What a replay did, for tests and reports (counts since the replayed phase began).
 struct replay_report {
-  std::uint64_t donations = 0;          ///< continuations or children handed to their worker
-  std::uint64_t kept_full = 0;          ///< donations a full buffer refused (kept locally)
-  std::uint64_t out_of_order = 0;       ///< stows: slots taken ahead of an unreached one
-  std::uint64_t template_nodes = 0;     ///< nodes of the template, root included
-  std::uint64_t reached_nodes = 0;      ///< template nodes whose steal point the run reached
-  std::uint64_t random_steals = 0;      ///< relws: steals outside the template
+  std::uint64_t donations = 0;       ///< continuations or children handed to their worker
+  std::uint64_t kept_full = 0;       ///< donations a full buffer refused (kept locally)
+  std::uint64_t out_of_order = 0;    ///< stows: slots taken ahead of an unreached one
+  std::uint64_t template_nodes = 0;  ///< nodes of the template, root included
+  std::uint64_t reached_nodes = 0;   ///< template nodes whose steal point the run reached
+  std::uint64_t random_steals = 0;   ///< relws: steals outside the template
 };
 
 /// The replay strategies (an acquisition and a spawn rule with placement, locus/ext). Install
