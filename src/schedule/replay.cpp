@@ -437,14 +437,24 @@ void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
         "locus::schedule: a traced or replayed phase is already running on this runtime; one "
         "at a time");
   m_state = &rt;
-  const auto n = static_cast<unsigned>(rt.workers.size());
-  std::unique_ptr<plan> fresh;
   try {
-    if (m_replayer != nullptr) fresh = make_plan(m_tmpl, m_mode, n);
+    publish(rt, root, place);
   } catch (...) {
+    // Nothing was published (every step that can throw comes before the root's hand-over),
+    // so no worker runs anything of this phase: undo the arm and let run() rethrow.
+    rt.tracing.store(false, std::memory_order_relaxed);
+    if (m_replayer != nullptr)
+      m_replayer->internals().armed.store(nullptr, std::memory_order_release);
     rt.phase_running.store(false, std::memory_order_release);
     throw;
   }
+  m_started = true;
+}
+
+void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
+  const auto n = static_cast<unsigned>(rt.workers.size());
+  std::unique_ptr<plan> fresh;
+  if (m_replayer != nullptr) fresh = make_plan(m_tmpl, m_mode, n);
   if (m_trace) {
     // No traced work exists yet and none of the previous phase is left (its run returned),
     // so no worker writes the logs now; the root's publication below orders these writes
@@ -457,7 +467,6 @@ void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
     rt.traced_root = {};
     rt.tracing.store(true, std::memory_order_relaxed);
   }
-  m_started = true;
   if (m_replayer == nullptr) {
     locus::detail::post_to_place(rt, place, locus::detail::fresh_item(&root));
     return;
@@ -470,26 +479,28 @@ void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
   }
   plan* p = fresh.get();
   st.plans.push_back(std::move(fresh));
-  st.armed.store(p, std::memory_order_release);
-  ext::worker_ref ref(*rt.workers[0], rt);
+  // The root goes to the template's root worker, as the first donation (the paper's); a
+  // designed phase starts on worker 0.
   const ext::work_item item{locus::detail::fresh_item(&root), ext::work_item::k_from_mailbox};
-  {
-    // The root goes to the template's root worker, as the first donation (the paper's); a
-    // designed phase starts on worker 0.
-    const unsigned to = p->designed ? 0 : p->tree->root().worker;
-    if (p->mode == replay_mode::stows && !p->designed) {
-      slot& s = p->slots[to][p->position[0]];
-      s.from = item.from;
-      s.state.store(item.bits, std::memory_order_release);
-    } else {
-      donation_buffer& b = st.buffers[to];
-      std::lock_guard lk(b.mutex);
-      b.items.push_back(item);
-      b.size.store(b.items.size(), std::memory_order_relaxed);
-    }
+  const unsigned to = p->designed ? 0 : p->tree->root().worker;
+  if (p->mode == replay_mode::stows && !p->designed) {
+    slot& s = p->slots[to][p->position[0]];
+    s.from = item.from;
+    s.state.store(item.bits, std::memory_order_relaxed);  // published by the arm below
+    // Release: the plan, with the root in its slot, to every worker that loads it.
+    st.armed.store(p, std::memory_order_release);
+  } else {
+    // The plan first: a worker that takes the root from the buffer sees it armed. (Buffers
+    // outlive plans, so a root put there before the arm could be taken by a worker that
+    // still looks through the previous, disarmed plan.)
+    st.armed.store(p, std::memory_order_release);
+    donation_buffer& b = st.buffers[to];
+    std::lock_guard lk(b.mutex);
+    b.items.push_back(item);  // if this throws, start() disarms; nothing was handed over
+    b.size.store(b.items.size(), std::memory_order_relaxed);
   }
   // Workers asleep since before the arm: wake them all; none sleeps again while armed.
-  ref.wake_sleepers();
+  ext::worker_ref(*rt.workers[0], rt).wake_sleepers();
 }
 
 void phase::finish(runtime_state& rt) noexcept {

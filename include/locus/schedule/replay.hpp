@@ -136,6 +136,7 @@ class phase final : public locus::detail::phase_hooks {
   [[nodiscard]] steal_tree take_tree();
 
  private:
+  void publish(locus::detail::runtime_state& rt, locus::detail::frame& root, std::uint32_t place);
   runtime* m_rt;
   locus::detail::runtime_state* m_state = nullptr;  ///< set by start()
   bool m_trace;
