@@ -336,3 +336,48 @@ TEST(Replay, FullBuffersKeepWorkLocally) {
 }
 
 }  // namespace
+
+namespace {
+
+/// fib that asks, at every frame, whether its spawns can still be stolen; if not it recurses
+/// serially (dynamic coarsening). Counts the frames that went serial.
+long serial_fib(int n) {
+  return n < 2 ? n : serial_fib(n - 1) + serial_fib(n - 2);
+}
+
+locus::task<long> coarse_fib(int n, std::atomic<long>* serial) {
+  if (n < 2) co_return n;
+  if (!co_await locus::schedule::may_be_stolen_below()) {
+    serial->fetch_add(1, std::memory_order_relaxed);
+    co_return serial_fib(n);
+  }
+  auto a = co_await locus::spawn(coarse_fib(n - 1, serial));
+  long b = co_await coarse_fib(n - 2, serial);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+
+// Under a strict replay every frame below the template's last steal point runs serially;
+// under relws, outside a replay, or with a template of steals everywhere, nothing does.
+TEST(Coarsening, StrictReplayRunsSeriallyBelowTheTemplate) {
+  replay_runtime rr(2);
+  std::atomic<long> serial{0};
+  EXPECT_EQ(rr.rt->run(coarse_fib(20, &serial)), 6765);
+  EXPECT_EQ(serial.load(), 0);  // no replay: anything may be stolen
+  auto t = run_traced(*rr.rt, locus_test::fib(20)).tree;
+  for (auto m : {replay_mode::stows, replay_mode::stuws}) {
+    serial = 0;
+    EXPECT_EQ(run_replayed(*rr.rt, coarse_fib(20, &serial), t, m), 6765);
+    EXPECT_GT(serial.load(), 0) << to_string(m);
+  }
+  serial = 0;
+  EXPECT_EQ(run_replayed(*rr.rt, coarse_fib(20, &serial), t, replay_mode::relws), 6765);
+  EXPECT_EQ(serial.load(), 0);
+  // A one-node template (a one-worker run): the root itself goes serial.
+  serial = 0;
+  EXPECT_EQ(run_replayed(*rr.rt, coarse_fib(20, &serial), steal_tree(2, 0), replay_mode::stows),
+            6765);
+  EXPECT_EQ(serial.load(), 1);
+}
+
+}  // namespace

@@ -542,6 +542,26 @@ steal_tree phase::take_tree() {
   return assemble(n, root.worker, root.seq, 0, logs, m_rt->cfg().topology);
 }
 
+bool steals_possible_below(const frame& f) noexcept {
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (w == nullptr) return true;
+  runtime_state& rt = w->rt();
+  auto* r = rt.spawn != nullptr ? dynamic_cast<replay_scheduler*>(rt.spawn.get()) : nullptr;
+  const plan* p = r != nullptr ? r->internals().armed.load(std::memory_order_acquire) : nullptr;
+  if (p == nullptr || p->designed || p->mode == replay_mode::relws) return true;
+  const node_id n = locus::detail::schedule_slot(f.m_schedule);
+  if (n >= p->tree->size()) return false;  // off the template: strict modes never steal
+  // A steal point of n still ahead: at this frame's level after its spawns so far, or deeper
+  // (the path below it; conservatively also a sibling's).
+  const auto first = p->children.begin() + p->child_begin[n];
+  const auto last = p->children.begin() + p->child_begin[n + 1];
+  for (auto it = first; it != last; ++it) {
+    if (it->level > f.m_level) return true;
+    if (it->level == f.m_level && it->spawn_index >= f.m_next_spawn) return true;
+  }
+  return false;
+}
+
 void designate(frame& f, unsigned worker) {
   locus::detail::worker* w = locus::detail::t_worker;
   if (w == nullptr) locus::detail::throw_not_on_worker("designate_after_next_spawn");

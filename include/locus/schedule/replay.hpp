@@ -163,6 +163,19 @@ auto run_phase(runtime& rt, task<T>&& t, phase& ph, spawn_options where) {
 
 /// designate_after_next_spawn's check and record (src/schedule/replay.cpp).
 void designate(locus::detail::frame& f, unsigned worker);
+/// may_be_stolen_below's answer for frame f (src/schedule/replay.cpp).
+[[nodiscard]] bool steals_possible_below(const locus::detail::frame& f) noexcept;
+
+struct may_be_stolen_awaiter {
+  bool result = true;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) noexcept {
+    result = steals_possible_below(h.promise());
+    return false;  // never suspends
+  }
+  [[nodiscard]] bool await_resume() const noexcept { return result; }
+};
 
 }  // namespace detail
 
@@ -222,5 +235,14 @@ struct designate_after_next_spawn {
   }
   void await_resume() const noexcept {}
 };
+
+/// Dynamic task coarsening (the paper's Section VI): `co_await may_be_stolen_below()` is false
+/// when nothing this frame spawns from now on can run anywhere but here: under a strict replay
+/// (stows, stuws) whose template has no steal point left in this frame or below it (a frame
+/// outside the template included). Then the task may run a sequential kernel instead of
+/// spawning. True everywhere else (no replay, relws, a designed phase, off a worker).
+[[nodiscard]] inline detail::may_be_stolen_awaiter may_be_stolen_below() noexcept {
+  return {};
+}
 
 }  // namespace locus::schedule
