@@ -2,7 +2,8 @@
 // replayed under StOWS / StUWS / RelWS from a template traced on the same runtime, plus the
 // template of fib(n - 6) replayed under RelWS on fib(n) (the paper's Figure 2b, changed size).
 // Built with: g++ -std=c++20 -O3 -DNDEBUG -Iinclude -DLOCUS_HAVE_HWLOC=1 THIS src/*.cpp
-// src/locality/*.cpp src/schedule/*.cpp -lhwloc -lpthread. Usage: N WORKERS ROUNDS.
+// src/locality/*.cpp src/schedule/*.cpp -lhwloc -lpthread. Usage: N WORKERS ROUNDS [CONFIG]
+// (CONFIG: run only that configuration, e.g. under callgrind).
 // Every round runs each configuration once, in a rotating order (interleaved); prints one JSON
 // object per run: {"config":..., "workers":..., "n":..., "seconds":..., "steals":...}.
 #include <chrono>
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   const int n = std::atoi(argv[1]);
   const unsigned workers = static_cast<unsigned>(std::atoi(argv[2]));
   const int rounds = std::atoi(argv[3]);
+  const std::string only = argc > 4 ? argv[4] : "";
   namespace ls = locus::schedule;
   auto sched = ls::make_replay_scheduler();
   locus::config cfg;
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     for (std::size_t k = 0; k < configs.size(); ++k) {
       const config& c = configs[(k + static_cast<std::size_t>(r)) % configs.size()];
+      if (!only.empty() && c.name != only) continue;
       rt.reset_stats();
       const auto t0 = std::chrono::steady_clock::now();
       const long v = c.run();

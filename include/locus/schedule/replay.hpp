@@ -29,12 +29,14 @@
 // reaches are never waited for past the point where no worker has anything left to run.
 #pragma once
 
+#include <chrono>
 #include <coroutine>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "locus/ext/scheduler.hpp"
 #include "locus/runtime.hpp"
@@ -235,6 +237,62 @@ struct designate_after_next_spawn {
   }
   void await_resume() const noexcept {}
 };
+
+/// What locality_loop did.
+struct locality_loop_result {
+  steal_tree schedule;                 ///< the schedule to replay under stows from now on
+  unsigned iterations = 0;             ///< relws kernel iterations run
+  std::vector<double> kernel_seconds;  ///< each relws kernel's wall time
+  std::vector<double> idle_seconds;    ///< each relws kernel's idle time, all workers summed
+};
+
+struct locality_loop_options {
+  unsigned max_iterations = 5;  ///< relws kernel iterations at most (>= 1)
+  /// Stop when an iteration improves neither the kernel's time nor its idle time by at least
+  /// this fraction of the previous iteration's.
+  double min_gain = 0.02;
+};
+
+/// The paper's iterative locality loop (Section V) as a helper. `init()` and `kernel()` return
+/// the phases' tasks (task<void>); `init` must touch the data with the kernel's spawn
+/// structure (a fork/join initializer), since it redistributes the data (first touch) along
+/// the schedule. Traces init under the runtime's scheduler; then, each iteration: the kernel
+/// under relws on the current schedule (traced: the refined schedule), init again under stows
+/// on the refined schedule (the data follows it); until neither the kernel's time nor its idle
+/// time improves by min_gain. Returns the schedule to replay the kernel with under stows. The
+/// runtime's scheduler must be a replay_scheduler.
+template <class Init, class Kernel>
+[[nodiscard]] locality_loop_result locality_loop(runtime& rt, Init&& init, Kernel&& kernel,
+                                                 locality_loop_options options = {}) {
+  (void)detail::replayer_of(rt, "locality_loop");
+  const auto idle_total = [&rt] {
+    double s = 0;
+    for (const auto& w : rt.stats().workers)
+      s += static_cast<double>(w.idle_ns) * 1e-9;
+    return s;
+  };
+  locality_loop_result out{run_traced(rt, init()).tree, 0, {}, {}};
+  const unsigned max = options.max_iterations == 0 ? 1 : options.max_iterations;
+  while (out.iterations < max) {
+    const double idle0 = idle_total();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto refined = run_replayed_traced(rt, kernel(), out.schedule, replay_mode::relws);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double idle = idle_total() - idle0;
+    ++out.iterations;
+    const bool improved = out.kernel_seconds.empty() ||
+                          secs < out.kernel_seconds.back() * (1.0 - options.min_gain) ||
+                          idle < out.idle_seconds.back() * (1.0 - options.min_gain);
+    out.kernel_seconds.push_back(secs);
+    out.idle_seconds.push_back(idle);
+    if (!improved) break;  // keep the schedule the data already follows
+    // Redistribute: the data follows the refined schedule (first touch under stows).
+    run_replayed(rt, init(), refined.tree, replay_mode::stows);
+    out.schedule = std::move(refined.tree);
+  }
+  return out;
+}
 
 /// Dynamic task coarsening (the paper's Section VI): `co_await may_be_stolen_below()` is false
 /// when nothing this frame spawns from now on can run anywhere but here: under a strict replay
