@@ -427,3 +427,32 @@ TEST(LocalityLoop, NeedsTheReplayScheduler) {
 }
 
 }  // namespace
+
+namespace {
+
+// Templates recorded under help-first and SLAW's adaptive rule (child steals, kind child):
+// valid for replay, and replayed on the replay scheduler in every mode, every task once.
+TEST(HelpFirstTemplates, RecordChildStealsAndReplay) {
+  for (auto pol : {locus::spawn_policy::help_first, locus::spawn_policy::adaptive}) {
+    locus::config c = replay_test::cfg(3);
+    c.policy = pol;
+    locus::runtime rt{c};
+    replay_runtime rr(3);
+    for (int round = 0; round < 4; ++round) {
+      observed first(tree_nodes(8));
+      auto t = run_traced(rt, tree(8, 1, &first, 2000)).tree;
+      ASSERT_NO_THROW(t.validate(locus::schedule::validity_rule::with_calls));
+      if (pol == locus::spawn_policy::help_first) {
+        for (locus::schedule::node_id i = 1; i < t.size(); ++i)
+          EXPECT_EQ(t.node(i).kind, locus::schedule::steal_kind::child);
+      }
+      for (auto m : k_modes) {
+        observed again(tree_nodes(8));
+        EXPECT_EQ(run_replayed(*rr.rt, tree(8, 1, &again, 2000), t, m), 256);
+        EXPECT_TRUE(again.every_node_once());
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -85,7 +85,7 @@ class exception_slot {
 };
 
 struct frame;
-struct data_slot;
+struct data_slot;  ///< the data a task touches (locus/data.hpp, src/data.cpp)
 
 /// frame::m_schedule's halves (see there).
 inline constexpr std::uint32_t k_no_phase = 0xffffffffu;
@@ -100,7 +100,7 @@ inline constexpr std::uint64_t k_schedule_root = k_no_phase;
 }
 [[nodiscard]] inline std::uint64_t make_schedule(std::uint32_t phase, std::uint32_t slot) noexcept {
   return (std::uint64_t{slot} << 32) | phase;
-}  ///< the data a task touches (locus/data.hpp, src/data.cpp)
+}
 
 /// The extension hooks of the data slot (src/data.cpp): out of line, reached only when a frame
 /// carries data, so a program that declares none pays one test per spawn and per completion.
@@ -167,9 +167,10 @@ struct frame {
   /// by the frame; freed at completion (complete_data) or with an unrun frame.
   data_slot* m_data = nullptr;
   /// The scheduling word (docs/design/0008, "Recording" and "Replay"): copied from the parent
-  /// at adopt(), so every frame carries the schedule state of the phase that spawned it, and
-  /// rewritten only where a frame is picked up by another worker (a steal, a donation), never
-  /// on the spawn path. Low half: the steal-tree phase the frame runs in while a phase is
+  /// at adopt(), so every frame carries the schedule state of the phase that spawned it. The
+  /// phase half is rewritten only where a frame is picked up from elsewhere (a steal, a
+  /// donation); the slot half only by a custom spawn rule's placement (spawn_custom), never on
+  /// the built-in spawn path. Low half: the steal-tree phase the frame runs in while a phase is
   /// traced (k_no_phase: none); high half: the strategy's slot (replay: the template node
   /// that governs the frame; designated schedules: the level of the frame heading its phase).
   std::uint64_t m_schedule;
