@@ -453,6 +453,11 @@ void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
 
 void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
   const auto n = static_cast<unsigned>(rt.workers.size());
+  if (m_replayer != nullptr && m_replayer->internals().buffers != nullptr &&
+      m_replayer->internals().buffer_workers != n)
+    throw std::logic_error("locus::schedule: this replay_scheduler already serves a runtime of " +
+                           std::to_string(m_replayer->internals().buffer_workers) +
+                           " workers; make one replay scheduler per runtime");
   std::unique_ptr<plan> fresh;
   if (m_replayer != nullptr) fresh = make_plan(m_tmpl, m_mode, n);
   if (m_trace) {
