@@ -456,3 +456,26 @@ TEST(HelpFirstTemplates, RecordChildStealsAndReplay) {
 }
 
 }  // namespace
+
+namespace {
+
+// A replayed phase's own trace is a valid template too, in every mode, including relws
+// (whose random steals can meet a point a donation already took: extraction keeps the first),
+// and it replays again: the iterative loop's chain of schedules.
+TEST(ReplayTrace, TracesOfReplayedPhasesAreValidTemplates) {
+  replay_runtime rr(4);
+  for (auto m : k_modes) {
+    observed first(tree_nodes(9));
+    auto t = run_traced(*rr.rt, tree(9, 1, &first, 1500)).tree;
+    for (int round = 0; round < 5; ++round) {
+      observed obs(tree_nodes(9));
+      auto r = run_replayed_traced(*rr.rt, tree(9, 1, &obs, 1500), t, m);
+      EXPECT_EQ(r.value, 512);
+      EXPECT_TRUE(obs.every_node_once());
+      EXPECT_NO_THROW(r.tree.validate(locus::schedule::validity_rule::with_calls));
+      t = std::move(r.tree);
+    }
+  }
+}
+
+}  // namespace

@@ -528,6 +528,43 @@ void phase::finish(runtime_state& rt) noexcept {
   rt.phase_running.store(false, std::memory_order_release);
 }
 
+namespace {
+
+/// `t` without node `drop` and everything below it (drop > 0). Parents precede children, so
+/// one pass in index order keeps the order and the links.
+steal_tree without_subtree(const steal_tree& t, node_id drop) {
+  const steal_node& r = t.root();
+  steal_tree out(t.worker_count(), r.worker, r.seq, r.level, t.topology());
+  std::vector<node_id> to_new(t.size(), k_no_node);
+  to_new[0] = 0;
+  for (node_id i = 1; i < t.size(); ++i) {
+    const steal_node& n = t.node(i);
+    if (i == drop || to_new[n.parent] == k_no_node) continue;
+    to_new[i] = out.add_steal(to_new[n.parent], n.level, n.spawn_index, n.worker, n.seq, n.kind);
+  }
+  return out;
+}
+
+/// A traced tree that validate(with_calls) accepts. A trace of a random-stealing phase always
+/// is one. A trace of a replayed phase need not be: a donation takes the newest continuation,
+/// not the oldest, so a frame left behind on the donor's deque can later have a continuation
+/// stolen at the same (level, spawn index) as one donated before, under the same phase. The
+/// later steal (and what was stolen below it) is dropped: in a replay of the tree it runs
+/// where its frame runs. Each round drops one subtree, so this ends.
+steal_tree valid_trace(steal_tree t) {
+  for (;;) {
+    try {
+      t.validate(validity_rule::with_calls);
+      return t;
+    } catch (const steal_tree_error& e) {
+      if (e.node() == 0 || e.node() >= t.size()) throw;
+      t = without_subtree(t, e.node());
+    }
+  }
+}
+
+}  // namespace
+
 steal_tree phase::take_tree() {
   if (m_state == nullptr || !m_trace)
     throw std::logic_error("locus::schedule: no traced phase ran to take a steal tree from");
@@ -544,7 +581,7 @@ steal_tree phase::take_tree() {
   const locus::detail::trace_root root = rt.traced_root;
   if (!root.seen)
     throw std::runtime_error("locus::schedule: the traced phase's root was never picked up");
-  return assemble(n, root.worker, root.seq, 0, logs, m_rt->cfg().topology);
+  return valid_trace(assemble(n, root.worker, root.seq, 0, logs, m_rt->cfg().topology));
 }
 
 bool steals_possible_below(const frame& f) noexcept {
