@@ -22,6 +22,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "../runtime_state.hpp"
 
@@ -123,8 +124,18 @@ struct alignas(k_cache_line) donation_buffer {
   std::atomic<std::size_t> size{0};
 };
 
+/// What plan a worker's acquire() call works with (see replay_scheduler::acquire and the arm
+/// in phase::publish).
+struct worker_view {
+  std::atomic<bool> busy{false};
+  std::atomic<const plan*> view{nullptr};
+};
+
 struct replay_scheduler::state {
   replay_options options;
+  /// Per worker index (any runtime size up to the steal tree's maximum), from construction:
+  /// workers call acquire() before any arm.
+  std::unique_ptr<worker_view[]> views{new worker_view[k_max_steal_tree_workers]};
   /// The armed plan, or null between phases. Release on arm, acquire on every read: the
   /// plan's contents are visible to whoever sees the pointer.
   std::atomic<plan*> armed{nullptr};
@@ -188,8 +199,24 @@ bool take_buffer(donation_buffer& b, ext::work_item& out) {
 }  // namespace
 
 bool replay_scheduler::acquire(ext::worker_ref w, ext::work_item& out) {
+  // A look must not act on a plan older than the one armed when the phase's work appeared (a
+  // look that began unarmed and steals at random after the arm would break a strict replay:
+  // seen under load, a worker preempted inside the look). So a look announces itself (busy),
+  // then reads the plan, both seq_cst; the arm stores the plan, seq_cst, then waits until every
+  // worker is either not looking or looking with the new plan, and only then hands over the
+  // root. By the total order of seq_cst operations, a look that read the old plan had set busy
+  // before the arm's store, so the arm sees it busy and waits for it to end.
+  worker_view& v = m_state->views[w.index()];
+  v.busy.store(true, std::memory_order_seq_cst);
+  plan* p = m_state->armed.load(std::memory_order_seq_cst);
+  v.view.store(p, std::memory_order_seq_cst);
+  const bool got = look(w, p, out);
+  v.busy.store(false, std::memory_order_release);
+  return got;
+}
+
+bool replay_scheduler::look(ext::worker_ref& w, plan* p, ext::work_item& out) {
   state& st = *m_state;
-  plan* p = st.armed.load(std::memory_order_acquire);
   if (p == nullptr) {
     // Between phases: Cilk's random stealing.
     if (random_look(w, out)) return true;
@@ -488,17 +515,19 @@ void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
   // designed phase starts on worker 0.
   const ext::work_item item{locus::detail::fresh_item(&root), ext::work_item::k_from_mailbox};
   const unsigned to = p->designed ? 0 : p->tree->root().worker;
+  // The arm (see replay_scheduler::acquire): the plan, seq_cst; then wait out every look that
+  // may have read an older plan; only then the root. A look never blocks, so this ends.
+  st.armed.store(p, std::memory_order_seq_cst);
+  for (unsigned i = 0; i < n; ++i) {
+    const worker_view& v = st.views[i];
+    while (v.busy.load(std::memory_order_seq_cst) && v.view.load(std::memory_order_seq_cst) != p)
+      std::this_thread::yield();
+  }
   if (p->mode == replay_mode::stows && !p->designed) {
     slot& s = p->slots[to][p->position[0]];
     s.from = item.from;
-    s.state.store(item.bits, std::memory_order_relaxed);  // published by the arm below
-    // Release: the plan, with the root in its slot, to every worker that loads it.
-    st.armed.store(p, std::memory_order_release);
+    s.state.store(item.bits, std::memory_order_release);  // the owner's acquire load pairs
   } else {
-    // The plan first: a worker that takes the root from the buffer sees it armed. (Buffers
-    // outlive plans, so a root put there before the arm could be taken by a worker that
-    // still looks through the previous, disarmed plan.)
-    st.armed.store(p, std::memory_order_release);
     donation_buffer& b = st.buffers[to];
     std::lock_guard lk(b.mutex);
     b.items.push_back(item);  // if this throws, start() disarms; nothing was handed over

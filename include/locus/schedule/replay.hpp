@@ -102,6 +102,7 @@ class replay_scheduler final : public ext::acquisition,
   [[nodiscard]] state& internals() noexcept { return *m_state; }
 
  private:
+  bool look(ext::worker_ref& w, struct plan* p, ext::work_item& out);
   std::unique_ptr<state> m_state;
 };
 
