@@ -407,6 +407,7 @@ TEST(LocalityLoop, RunsAndReturnsAReplayableSchedule) {
   const std::size_t n = data.size();
   locus::schedule::locality_loop_options o;
   o.max_iterations = 3;
+  o.prune_percent = 50;
   auto r = locus::schedule::locality_loop(
       *rr.rt, [&] { return fns::walk(d, 0, n, true); }, [&] { return fns::walk(d, 0, n, false); },
       o);

@@ -252,6 +252,10 @@ struct locality_loop_options {
   /// Stop when an iteration improves neither the kernel's time nor its idle time by at least
   /// this fraction of the previous iteration's.
   double min_gain = 0.02;
+  /// Prune each refined schedule to its top (100 - prune_percent)% steal points in level
+  /// order before it is used (the paper's pruneTree; 0: keep all). RelWS trees grow by the
+  /// random steals of every iteration (docs/benchmarks-replay.md); pruning bounds them.
+  unsigned prune_percent = 0;
 };
 
 /// The paper's iterative locality loop (Section V) as a helper. `init()` and `kernel()` return
@@ -288,6 +292,7 @@ template <class Init, class Kernel>
     out.kernel_seconds.push_back(secs);
     out.idle_seconds.push_back(idle);
     if (!improved) break;  // keep the schedule the data already follows
+    if (options.prune_percent != 0) refined.tree = prune_tree(refined.tree, options.prune_percent);
     // Redistribute: the data follows the refined schedule (first touch under stows).
     run_replayed(rt, init(), refined.tree, replay_mode::stows);
     out.schedule = std::move(refined.tree);
