@@ -53,6 +53,10 @@ bool worker_ref::take_mail(unsigned p, work_item& out) {
   return true;
 }
 
+void worker_ref::use_custom_spawn_rule(bool custom) noexcept {
+  m_w->use_custom_rule(custom, spawn_policy::work_first);
+}
+
 unsigned worker_ref::active_workers() const noexcept {
   std::uint64_t n = 0;
   for (const auto& d : m_rt->idle_domains)

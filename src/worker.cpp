@@ -27,6 +27,7 @@ worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& 
       m_index(index),
       m_place(place),
       m_policy(rt.spawn != nullptr ? k_policy_custom : static_cast<std::uint8_t>(cfg.policy)),
+      m_has_custom(rt.spawn != nullptr),
       m_rng{0x9e3779b97f4a7c15ull * (index + 1)},
       m_slaw(cfg.slaw),
       m_until_eval(cfg.slaw.interval) {}

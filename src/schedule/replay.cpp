@@ -210,6 +210,9 @@ bool replay_scheduler::acquire(ext::worker_ref w, ext::work_item& out) {
   v.busy.store(true, std::memory_order_seq_cst);
   plan* p = m_state->armed.load(std::memory_order_seq_cst);
   v.view.store(p, std::memory_order_seq_cst);
+  // Between phases this worker spawns with Cilk's inline work-first rule, not through place():
+  // it runs a phase's work only after a look that saw the phase's plan, which switches it back.
+  w.use_custom_spawn_rule(p != nullptr);
   const bool got = look(w, p, out);
   v.busy.store(false, std::memory_order_release);
   return got;

@@ -114,6 +114,14 @@ class worker {
     return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
   }
 
+  /// Owner only (a strategy, from acquire()): spawn with the scheduler's custom rule, or with
+  /// the built-in policy `builtin` (inline, as the built-in schedulers do). No effect when the
+  /// scheduler has no custom rule. Lets a strategy whose custom rule matters only at times
+  /// (replay: while a plan is armed) pay for it only then.
+  void use_custom_rule(bool custom, spawn_policy builtin) noexcept {
+    if (m_has_custom) m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
+  }
+
   /// This worker's random numbers (victim choice); owner only.
   [[nodiscard]] rng& random() noexcept { return m_rng; }
 
@@ -162,6 +170,7 @@ class worker {
   unsigned m_index;
   unsigned m_place;
   std::uint8_t m_policy;               ///< a spawn_policy, or k_policy_custom
+  bool m_has_custom;                   ///< the scheduler has a custom spawn rule
   bool m_adaptive_work_first = false;  // SLAW starts help-first
   rng m_rng;
   slaw_params m_slaw;

@@ -82,6 +82,12 @@ class worker_ref {
   /// Try to take the oldest item of place p's mailbox (counted as a mailbox take).
   bool take_mail(unsigned p, work_item& out);
 
+  /// From acquire() only (this worker's own thread): spawn with the scheduler's custom rule
+  /// (true, the default) or with the built-in work-first rule, inline and free of the custom
+  /// rule's out-of-line call (false). A strategy whose rule matters only at times switches
+  /// each worker before it hands the worker work that needs the rule.
+  void use_custom_spawn_rule(bool custom) noexcept;
+
   /// Workers running a task right now (not looking for work, not asleep), over the whole
   /// runtime. A racy hint: a worker that just took an item still counts as looking for a
   /// moment. Zero means no task runs that could produce more work, unless one is being taken.
