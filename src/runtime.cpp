@@ -108,6 +108,7 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   }
   for (unsigned i = 0; i < n; ++i)
     rt.workers.push_back(std::make_unique<detail::worker>(rt, i, place_of[i], rt.cfg));
+  rt.traces = std::vector<detail::worker_trace>(n);
   for (unsigned i = 0; i < n; ++i) {
     rt.victim_tiers.push_back(make_tiers(rt, core_of, place_of, i));
     rt.remote_places.push_back(rt.cfg.cross_place_steals ? make_remote_places(rt, core_of, i)
@@ -194,7 +195,8 @@ unsigned runtime::sleeping_workers() const noexcept {
 }
 
 namespace detail {
-void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where) {
+void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where,
+                 phase_hooks* hooks) {
   if (t_worker != nullptr)
     throw std::logic_error(
         "locus::runtime::run called from a locus worker; inside a task, co_await the task "
@@ -204,7 +206,15 @@ void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_opti
     throw std::out_of_range(
         bad_place_message("locus::runtime::run:", where.place, rt.places.size()));
   root.make_root(&scope, p);
+  if (hooks != nullptr) {
+    hooks->start(rt, root, p);  // publishes the root (or throws, having published nothing)
+    return;
+  }
   post_to_place(rt, p, fresh_item(&root));
+}
+
+void end_root(runtime_state& rt, phase_hooks* hooks) noexcept {
+  if (hooks != nullptr) hooks->finish(rt);
 }
 }  // namespace detail
 

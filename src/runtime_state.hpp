@@ -15,6 +15,7 @@
 #include "locus/detail/worker.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/locality/accountant.hpp"
+#include "locus/schedule/steal_tree.hpp"
 #include "locus/topology.hpp"
 
 namespace locus::detail {
@@ -105,6 +106,9 @@ class idle_domain {
   [[nodiscard]] std::uint64_t sleeping() const noexcept {
     return sleepers(m_state.load(std::memory_order_seq_cst));
   }
+  [[nodiscard]] std::uint64_t active_now() const noexcept {
+    return active(m_state.load(std::memory_order_seq_cst));
+  }
 
   std::vector<unsigned> places;  ///< the places whose mailboxes this domain's sleepers re-read
 
@@ -119,6 +123,23 @@ struct place_state {
   mailbox mail;
   std::vector<unsigned> workers;  ///< worker indices of this place
   idle_domain* idle = nullptr;    ///< owned by runtime_state::idle_domains
+};
+
+/// One worker's steal-tree recording (docs/design/0008, "Recording"): written by that worker
+/// alone, at the steals it makes while a phase is traced; read and cleared by the thread that
+/// runs the traced phase, before it starts and after it returns (see trace_pickup).
+struct alignas(k_cache_line) worker_trace {
+  schedule::steal_log log;
+  std::uint32_t next_seq = 0;  ///< the worker's sequence number for its next phase
+  bool overflow = false;       ///< a record was lost (ids exhausted, no memory): incomplete
+};
+
+/// What a traced phase leaves besides the logs: its root phase, written by the worker that
+/// picks up the root (once per phase), read after the phase returned.
+struct trace_root {
+  std::uint32_t worker = 0;
+  std::uint32_t seq = 0;
+  bool seen = false;
 };
 
 struct runtime_state {
@@ -140,6 +161,14 @@ struct runtime_state {
   /// empty unless cross-place stealing is on.
   std::vector<std::vector<unsigned>> remote_places;
   std::atomic<bool> stopping{false};
+  /// Steal-tree recording (docs/design/0008): on while a traced phase runs. Read relaxed at
+  /// each pickup of work from elsewhere; set before the phase's root is published and cleared
+  /// after the phase returned, so every pickup of the phase's work sees it set (the root's
+  /// publication and the deques' release/acquire order it before them).
+  std::atomic<bool> tracing{false};
+  std::atomic<bool> phase_running{false};  ///< a traced or replayed phase is in progress
+  std::vector<worker_trace> traces;        ///< per worker
+  trace_root traced_root;
   std::vector<std::thread> threads;
 };
 
@@ -148,5 +177,9 @@ void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item);
 
 /// The body of each worker thread.
 void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin);
+
+/// Tracing (src/schedule/trace.cpp): worker `w` picked up `f` from another worker (a steal or
+/// a donation; `from_worker`) or from a mailbox, while a traced phase runs: start a phase.
+void trace_pickup(worker& w, frame& f, bool continuation, bool from_worker) noexcept;
 
 }  // namespace locus::detail

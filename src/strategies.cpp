@@ -53,6 +53,25 @@ bool worker_ref::take_mail(unsigned p, work_item& out) {
   return true;
 }
 
+void worker_ref::use_custom_spawn_rule(bool custom) noexcept {
+  m_w->use_custom_rule(custom, spawn_policy::work_first);
+}
+
+unsigned worker_ref::active_workers() const noexcept {
+  std::uint64_t n = 0;
+  for (const auto& d : m_rt->idle_domains)
+    n += d->active_now();
+  return static_cast<unsigned>(n);
+}
+
+void worker_ref::wake_sleepers() noexcept {
+  for (const auto& d : m_rt->idle_domains) {
+    // Each wake_one turns one sleeper into a thief; stop when none is left.
+    while (d->sleeping() != 0)
+      d->wake_one();
+  }
+}
+
 namespace {
 
 /// As many random picks (with replacement) among `tier` as it has members.
@@ -113,10 +132,45 @@ std::shared_ptr<acquisition> random_acquisition() {
 
 namespace locus::detail {
 
-bool worker::choose_custom(const frame& parent) noexcept {
+std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
+                                     bool is_async) noexcept {
+  runtime_state& rt = w.rt();
+  const ext::worker_ref ref(w, rt);
+  ext::spawn_site s;
+  s.level = parent.m_level;
   // adopt() has numbered the child already: its index is the one before m_next_spawn.
-  return m_rt.spawn->work_first(ext::worker_ref(*this, m_rt), parent.m_level,
-                                parent.m_next_spawn - 1);
+  s.spawn_index = parent.m_next_spawn - 1;
+  s.parent_slot = schedule_slot(parent.m_schedule);
+  s.child_slot = schedule_slot(child.m_schedule);  // inherited: the parent's
+  rt.spawn->place(ref, s);
+  // Slots first: the donation below publishes a frame, which may then run elsewhere at once.
+  parent.m_schedule = make_schedule(schedule_phase(parent.m_schedule), s.parent_slot);
+  child.m_schedule = make_schedule(schedule_phase(child.m_schedule), s.child_slot);
+  const bool donate = s.donate_to != ext::spawn_site::k_keep && s.donate_to != w.index() &&
+                      s.donate_to < rt.workers.size();
+  if (s.work_first) {
+    // As spawn_start's work-first branch. A donated continuation is one taken at once: the
+    // receiving worker runs it through execute(), which counts it in m_expected as for a
+    // steal; the child's completion then finds its deque without it and joins the parent.
+    child.m_work_first = true;
+    child.m_parent_expected = parent.m_expected;
+    counters::bump(w.stats().spawns_work_first);
+    const std::uintptr_t item = continuation_item(&parent, is_async);
+    if (!donate || !rt.spawn->donate(ref, s.donate_to, ext::work_item{item, w.index()}))
+      w.tasks().push(item);
+    return transfer(child.handle());
+  }
+  // As spawn_start's help-first branch. Counted as pushed either way: the receiver of a
+  // donated child counts it as stolen from this worker (execute), which keeps fresh_tasks()
+  // balanced.
+  child.m_work_first = false;
+  if (!is_async) ++parent.m_expected;
+  w.note_fresh_pushed();
+  counters::bump(w.stats().spawns_help_first);
+  const std::uintptr_t item = fresh_item(&child);
+  if (!donate || !rt.spawn->donate(ref, s.donate_to, ext::work_item{item, w.index()}))
+    w.tasks().push(item);
+  return transfer(parent.handle());
 }
 
 }  // namespace locus::detail

@@ -27,6 +27,7 @@ worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& 
       m_index(index),
       m_place(place),
       m_policy(rt.spawn != nullptr ? k_policy_custom : static_cast<std::uint8_t>(cfg.policy)),
+      m_has_custom(rt.spawn != nullptr),
       m_rng{0x9e3779b97f4a7c15ull * (index + 1)},
       m_slaw(cfg.slaw),
       m_until_eval(cfg.slaw.interval) {}
@@ -133,8 +134,11 @@ void execute(worker& w, std::uintptr_t item, worker* victim) {
   if (continuation && (item & k_tag_async_child) == 0) ++f->m_expected;
   if (victim == &w) {
     if (!continuation) w.note_fresh_popped();
-  } else if (victim != nullptr) {
-    victim->note_stolen(!continuation);
+  } else {
+    if (victim != nullptr) victim->note_stolen(!continuation);
+    // Steal-tree recording: paid where work changes hands, never on the spawn or pop path.
+    if (w.rt().tracing.load(std::memory_order_relaxed)) [[unlikely]]
+      trace_pickup(w, *f, continuation, victim != nullptr);
   }
   // The place rule (scheduler.hpp): a frame taken by a worker of another place (only cross-
   // place stealing does that) moves to the thief's place.
@@ -177,7 +181,8 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
         LOCUS_PAUSE();
       continue;
     }
-    if (fails < k_spin_rounds + k_yield_rounds || !ps.idle->thief_to_sleeper()) {
+    if (fails < k_spin_rounds + k_yield_rounds || !rt.acquire->may_sleep(ext::worker_ref(w, rt)) ||
+        !ps.idle->thief_to_sleeper()) {
       std::this_thread::yield();
       continue;
     }

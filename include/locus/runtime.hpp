@@ -17,7 +17,21 @@ namespace locus {
 
 namespace detail {
 struct runtime_state;
-void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where);
+/// A phase with its own start and end (locus/schedule/replay.hpp: traced and replayed runs).
+/// start() publishes the root frame (instead of posting it to place `place`'s mailbox) or
+/// throws having published nothing; finish() runs on run()'s thread once the phase is done,
+/// before its result is read.
+class phase_hooks {
+ public:
+  virtual void start(runtime_state& rt, frame& root, std::uint32_t place) = 0;
+  virtual void finish(runtime_state& rt) noexcept = 0;
+
+ protected:
+  ~phase_hooks() = default;
+};
+void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where,
+                 phase_hooks* hooks);
+void end_root(runtime_state& rt, phase_hooks* hooks) noexcept;
 }  // namespace detail
 
 class runtime {
@@ -33,17 +47,20 @@ class runtime {
   /// Runs `t` to completion on the workers and returns its value, or rethrows its exception
   /// (then the first exception of an async under it). Blocks the calling thread, which must
   /// not be a worker of a locus runtime. `where` may name a place for the root: at(p).
+  /// `hooks` is the extension entry of locus/schedule/replay.hpp (traced and replayed
+  /// phases); ordinary runs leave it null.
   template <class T>
-  T run(task<T> t, spawn_options where = {}) {
+  T run(task<T> t, spawn_options where = {}, detail::phase_hooks* hooks = nullptr) {
     if (!t.valid()) throw std::invalid_argument("locus::runtime::run: the task is empty");
     detail::run_signal signal;
     detail::finish_scope scope;
     scope.signal = &signal;
-    detail::submit_root(*m_state, t.promise(), scope, where);
+    detail::submit_root(*m_state, t.promise(), scope, where, hooks);
     {
       std::unique_lock lk(signal.mutex);
       signal.cv.wait(lk, [&] { return signal.done; });
     }
+    detail::end_root(*m_state, hooks);
     if constexpr (std::is_void_v<T>) {
       t.promise().result();
       rethrow_scope(scope);

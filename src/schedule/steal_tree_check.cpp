@@ -22,7 +22,7 @@ namespace {
 
 }  // namespace
 
-void steal_tree::validate() const {
+void steal_tree::validate(validity_rule rule) const {
   const auto fail = [this](node_id n, const std::string& what) {
     throw steal_tree_error(n, describe(n) + ": " + what);
   };
@@ -67,7 +67,8 @@ void steal_tree::validate() const {
         fail(kids[i], "its parent's phase resumes that frame only after spawn index " +
                           std::to_string(parent.spawn_index));
       }
-      if (c.kind == steal_kind::continuation && c.level > phase) {
+      if (rule == validity_rule::spawns_only && c.kind == steal_kind::continuation &&
+          c.level > phase) {
         // The paper's validity rule: the frame at c.level is a child the phase descended into,
         // which it can only have done with its parent frame's continuation stolen.
         if (!std::binary_search(stolen_levels.begin(), stolen_levels.end(), c.level - 1)) {

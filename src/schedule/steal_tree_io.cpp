@@ -241,7 +241,7 @@ steal_tree steal_tree_reader::read(std::span<const std::byte> bytes, std::string
   tree.m_topology = h.topology;
   read_nodes(in, h, tree);
   try {
-    tree.validate();
+    tree.validate(options.validity);
   } catch (const steal_tree_error& e) {
     in.fail(h.count_at + 4 + std::uint64_t{e.node()} * k_node_bytes, e.what());
   }

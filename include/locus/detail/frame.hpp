@@ -87,6 +87,21 @@ class exception_slot {
 struct frame;
 struct data_slot;  ///< the data a task touches (locus/data.hpp, src/data.cpp)
 
+/// frame::m_schedule's halves (see there).
+inline constexpr std::uint32_t k_no_phase = 0xffffffffu;
+/// A root: no traced phase yet (the worker that picks it up starts one), strategy slot 0 (the
+/// template's root node; a designated schedule's phase headed at level 0).
+inline constexpr std::uint64_t k_schedule_root = k_no_phase;
+[[nodiscard]] inline std::uint32_t schedule_phase(std::uint64_t s) noexcept {
+  return static_cast<std::uint32_t>(s);
+}
+[[nodiscard]] inline std::uint32_t schedule_slot(std::uint64_t s) noexcept {
+  return static_cast<std::uint32_t>(s >> 32);
+}
+[[nodiscard]] inline std::uint64_t make_schedule(std::uint32_t phase, std::uint32_t slot) noexcept {
+  return (std::uint64_t{slot} << 32) | phase;
+}
+
 /// The extension hooks of the data slot (src/data.cpp): out of line, reached only when a frame
 /// carries data, so a program that declares none pays one test per spawn and per completion.
 void inherit_data(const frame& parent, frame& child);
@@ -151,6 +166,14 @@ struct frame {
   /// The data this task touches (declared, or a share of its parent's); null for none. Owned
   /// by the frame; freed at completion (complete_data) or with an unrun frame.
   data_slot* m_data = nullptr;
+  /// The scheduling word (docs/design/0008, "Recording" and "Replay"): copied from the parent
+  /// at adopt(), so every frame carries the schedule state of the phase that spawned it. The
+  /// phase half is rewritten only where a frame is picked up from elsewhere (a steal, a
+  /// donation); the slot half only by a custom spawn rule's placement (spawn_custom), never on
+  /// the built-in spawn path. Low half: the steal-tree phase the frame runs in while a phase is
+  /// traced (k_no_phase: none); high half: the strategy's slot (replay: the template node
+  /// that governs the frame; designated schedules: the level of the frame heading its phase).
+  std::uint64_t m_schedule;
   /// Who frees a spawned frame whose future may be dropped before the frame completes (see
   /// "Orphans" below and future::reset): k_owned, then k_orphaned or k_completed, first come.
   std::atomic<std::uint8_t> m_orphan{0};
@@ -177,6 +200,7 @@ struct frame {
     child.m_spawn_index = m_next_spawn++;
     child.m_parent_epoch = m_sync_epoch;
     child.m_place = m_place;
+    child.m_schedule = m_schedule;
     if (m_data != nullptr) [[unlikely]]
       inherit_data(*this, child);
   }
@@ -201,6 +225,7 @@ struct frame {
     m_parent_epoch = 0;
     m_place = place;
     m_work_first = false;
+    m_schedule = k_schedule_root;
   }
 };
 

@@ -26,6 +26,9 @@ inline constexpr std::uint32_t k_any_place = 0xffffffffu;
 std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std::uint32_t place,
                                      bool is_async) noexcept;
 std::coroutine_handle<> complete_slow(frame& f) noexcept;
+/// A spawn a custom spawn rule decides, with its placement (src/strategies.cpp).
+std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
+                                     bool is_async) noexcept;
 std::coroutine_handle<> join_parent(frame& parent) noexcept;
 [[noreturn]] void throw_bad_place(std::uint32_t place);
 [[noreturn]] void throw_not_on_worker(const char* what);
@@ -44,7 +47,10 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, fr
     return spawn_remote(w, parent, child, place, Async);
   // Counted before the child is published; the push's release orders it before any decrement.
   if constexpr (Async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
-  if (w.choose_work_first(parent, policy)) {
+  const spawn_choice choice = w.choose_spawn(parent, policy);
+  if (choice == spawn_choice::custom) [[unlikely]]
+    return spawn_custom(w, parent, child, Async);
+  if (choice == spawn_choice::work_first) {
     child.m_work_first = true;
     child.m_parent_expected = parent.m_expected;  // see future::reset
     counters::bump(w.stats().spawns_work_first);

@@ -71,6 +71,9 @@ inline constexpr std::uint8_t k_policy_default = 0xff;
 /// A worker's policy when a custom spawn rule (ext::spawn_rule) decides.
 inline constexpr std::uint8_t k_policy_custom = 0xfe;
 
+/// What choose_spawn decided.
+enum class spawn_choice : std::uint8_t { help_first, work_first, custom };
+
 /// A cheap per-worker xorshift, for victim choice.
 struct rng {
   std::uint64_t s;
@@ -97,15 +100,26 @@ class worker {
   [[nodiscard]] runtime_state& rt() noexcept { return m_rt; }
   [[nodiscard]] const runtime_state& rt() const noexcept { return m_rt; }
 
-  /// The spawn rule: does this spawn of a child of `parent` run work-first? The built-in
-  /// policies are inline; a custom rule (ext::spawn_rule) is one more compare away.
-  [[nodiscard]] bool choose_work_first(const frame& parent, std::uint8_t policy) noexcept {
+  /// The spawn rule: does this spawn of a child of `parent` run work-first, or does a custom
+  /// rule (ext::spawn_rule) decide it and where its stealable part goes (spawn_custom,
+  /// src/strategies.cpp)? The built-in policies are inline; the custom rule is one more
+  /// compare away. spawn_start tests for `custom` after inlining this, where the compiler
+  /// threads the test into the custom branch alone (the built-in paths return constants).
+  [[nodiscard]] spawn_choice choose_spawn(const frame& parent, std::uint8_t policy) noexcept {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
-    if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return true;
-    if (p == static_cast<std::uint8_t>(spawn_policy::help_first)) return false;
+    if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return spawn_choice::work_first;
+    if (p == static_cast<std::uint8_t>(spawn_policy::help_first)) return spawn_choice::help_first;
     if (p == k_policy_custom) [[unlikely]]
-      return choose_custom(parent);
-    return choose_adaptive(parent);
+      return spawn_choice::custom;
+    return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
+  }
+
+  /// Owner only (a strategy, from acquire()): spawn with the scheduler's custom rule, or with
+  /// the built-in policy `builtin` (inline, as the built-in schedulers do). No effect when the
+  /// scheduler has no custom rule. Lets a strategy whose custom rule matters only at times
+  /// (replay: while a plan is armed) pay for it only then.
+  void use_custom_rule(bool custom, spawn_policy builtin) noexcept {
+    if (m_has_custom) m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
   }
 
   /// This worker's random numbers (victim choice); owner only.
@@ -149,7 +163,6 @@ class worker {
     return false;
   }
   void reevaluate() noexcept;
-  bool choose_custom(const frame& parent) noexcept;  // src/strategies.cpp
 
   deque<std::uintptr_t> m_deque;
   frame_stack m_stack;
@@ -157,6 +170,7 @@ class worker {
   unsigned m_index;
   unsigned m_place;
   std::uint8_t m_policy;               ///< a spawn_policy, or k_policy_custom
+  bool m_has_custom;                   ///< the scheduler has a custom spawn rule
   bool m_adaptive_work_first = false;  // SLAW starts help-first
   rng m_rng;
   slaw_params m_slaw;

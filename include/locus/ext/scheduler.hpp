@@ -82,6 +82,21 @@ class worker_ref {
   /// Try to take the oldest item of place p's mailbox (counted as a mailbox take).
   bool take_mail(unsigned p, work_item& out);
 
+  /// From acquire() only (this worker's own thread): spawn with the scheduler's custom rule
+  /// (true, the default) or with the built-in work-first rule, inline and free of the custom
+  /// rule's out-of-line call (false). A strategy whose rule matters only at times switches
+  /// each worker before it hands the worker work that needs the rule.
+  void use_custom_spawn_rule(bool custom) noexcept;
+
+  /// Workers running a task right now (not looking for work, not asleep), over the whole
+  /// runtime. A racy hint: a worker that just took an item still counts as looking for a
+  /// moment. Zero means no task runs that could produce more work, unless one is being taken.
+  [[nodiscard]] unsigned active_workers() const noexcept;
+  /// Wake every sleeping worker of the runtime. A strategy that hands work to one particular
+  /// worker (a donation) calls it, since a wake-up cannot choose which sleeper it reaches;
+  /// costs a load per idle domain when nobody sleeps.
+  void wake_sleepers() noexcept;
+
  private:
   detail::worker* m_w;
   detail::runtime_state* m_rt;
@@ -94,24 +109,59 @@ class acquisition {
   virtual ~acquisition() = default;
   /// Look once for work for worker `w`; true and `out` set if found.
   virtual bool acquire(worker_ref w, work_item& out) = 0;
+  /// Asked before an idle worker goes to sleep (after its spin and yield rounds): false keeps
+  /// it awake, looking. A strategy that hands work to particular workers returns false while
+  /// such work may arrive, or wakes them (worker_ref::wake_sleepers) when it does.
+  [[nodiscard]] virtual bool may_sleep(worker_ref /*w*/) noexcept { return true; }
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
 };
 
-/// (a) A spawn rule that is not one of the built-in policies. Called at every spawn whose
-/// options do not fix the policy.
+/// One spawn as a custom spawn rule sees and decides it (spawn_rule::place).
+struct spawn_site {
+  static constexpr unsigned k_keep = 0xffffffffu;
+  // In: where the spawn is.
+  std::uint32_t level = 0;        ///< the spawning frame's depth
+  std::uint32_t spawn_index = 0;  ///< the index the child gets among the frame's children
+  // In and out: the strategy slot of the spawning frame and of the child after the spawn
+  // (both start as the spawning frame's; the frames keep what the rule leaves here). A slot is
+  // 32 bits every frame carries and inherits from its parent; the rule owns their meaning
+  // (replay: the steal-tree node that governs the frame). Written before the stealable part
+  // is published, so whoever runs a frame next reads its slot.
+  std::uint32_t parent_slot = 0;
+  std::uint32_t child_slot = 0;
+  // Out: the decision.
+  bool work_first = true;  ///< run the child now; the parent's continuation is stealable
+  /// (b) placement: k_keep puts the stealable part (the continuation when work_first, else the
+  /// child) on the own deque; a worker index hands it to spawn_rule::donate for that worker.
+  unsigned donate_to = k_keep;
+};
+
+/// (a) A spawn rule that is not one of the built-in policies, and (b) the placement of the
+/// work it makes stealable. Called at every spawn whose options do not fix the policy, on the
+/// spawning worker, out of line.
 class spawn_rule {
  public:
   virtual ~spawn_rule() = default;
   /// True: run the child now (work-first). `level` is the spawning frame's depth and
   /// `spawn_index` the index the child gets among the frame's children.
   virtual bool work_first(worker_ref w, std::uint32_t level, std::uint32_t spawn_index) = 0;
+  /// The whole decision: the spawn rule, the frames' slots and the placement. The default
+  /// asks work_first() and keeps the work on the own deque and the slots as they are.
+  virtual void place(worker_ref w, spawn_site& s) {
+    s.work_first = work_first(w, s.level, s.spawn_index);
+  }
+  /// Placement by donation: `item` (the continuation or the child place() chose to donate)
+  /// goes to worker `to`, which must get it from its acquisition. Return false to refuse (a
+  /// full buffer): the core then pushes it on the donor's own deque, as if kept. The item is
+  /// handed over exactly once; after a true return, its frame may already run elsewhere.
+  virtual bool donate(worker_ref /*w*/, unsigned /*to*/, work_item /*item*/) { return false; }
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
 };
 
 /// A scheduler: a name and its strategies. A null spawn_rule keeps the built-in policy of
-/// config::policy (inline, the fast path); placement today is the own deque for every
-/// scheduler (spawn(t, at(p)) goes to p's mailbox), the strategy point the replay and
-/// locality issues extend.
+/// config::policy (inline, the fast path) and the own-deque placement (spawn(t, at(p)) goes
+/// to p's mailbox); a custom spawn rule also places (spawn_rule::place and donate: steal-tree
+/// replay donates continuations to designated workers).
 struct scheduler {
   std::string_view name;
   std::shared_ptr<acquisition> acquire;

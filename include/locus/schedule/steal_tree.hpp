@@ -69,6 +69,12 @@ class steal_tree_error : public std::invalid_argument {
   node_id m_node;
 };
 
+/// Which nesting validate() assumes (see there).
+enum class validity_rule : std::uint8_t {
+  spawns_only,  ///< every level is a spawn (Cilk's model): the paper's validity rule holds
+  with_calls,   ///< levels may also be calls: the validity rule is not checked
+};
+
 /// How a phase began.
 enum class steal_kind : std::uint8_t {
   root,          ///< the phase that ran the tree's first frame from its start
@@ -228,7 +234,11 @@ class steal_tree {
   /// own continuation was stolen in the same phase (the nested steals equal the nested spawns minus
   /// one; help-first child steals are exempt); and the StOWS orders cannot wait on each other
   /// (per-worker seq order plus parent-before-child is acyclic).
-  void validate() const;
+  /// With validity_rule::with_calls the paper's validity rule is not checked: in locus a
+  /// frame's level also grows by calls (co_await task), and a phase can descend into a called
+  /// frame without a stolen continuation at the caller's level (fib: spawn, then call). Traces
+  /// of programs that call are valid under that rule; replay checks templates with it.
+  void validate(validity_rule rule = validity_rule::spawns_only) const;
 
   /// Bytes the tree takes: sizeof(steal_node) plus a 4-byte last-child link per node, plus
   /// the topology string.

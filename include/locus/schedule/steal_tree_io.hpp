@@ -58,6 +58,9 @@ enum class worker_mismatch : std::uint8_t {
 struct load_options {
   unsigned workers = 0;  ///< the worker count to load for; 0 keeps the file's
   worker_mismatch on_mismatch = worker_mismatch::refuse;
+  /// The rule the loaded tree is validated with: with_calls for traces of programs that call
+  /// (co_await task), whose steals need not follow the paper's validity rule.
+  validity_rule validity = validity_rule::spawns_only;
 };
 
 /// The file's bytes (see the format above).
