@@ -15,9 +15,11 @@
 
 namespace locus {
 
+class runtime;
 namespace detail {
 struct runtime_state;
 void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where);
+[[nodiscard]] runtime_state& state_of(runtime& r) noexcept;  // extensions (detail/ready.hpp)
 }  // namespace detail
 
 class runtime {
@@ -91,6 +93,7 @@ class runtime {
   [[nodiscard]] unsigned sleeping_workers() const noexcept;
 
  private:
+  friend detail::runtime_state& detail::state_of(runtime& r) noexcept;
   static void rethrow_scope(detail::finish_scope& s) {
     if (s.exception.has()) std::rethrow_exception(s.exception.take());
   }
