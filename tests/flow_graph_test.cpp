@@ -225,9 +225,8 @@ TEST(FlowGraph, TasksCreateTasks) {
         return;
       }
       df::event<long> x, y;
-      auto add = g.task(2, [out](df::edt_args& in) mutable {
-        out.satisfy(in.get<long>(0) + in.get<long>(1));
-      });
+      auto add = g.task(
+          2, [out](df::edt_args& in) mutable { out.satisfy(in.get<long>(0) + in.get<long>(1)); });
       df::add_dependence(x, add, 0);
       df::add_dependence(y, add, 1);
       auto c1 = g.task(0, [this, n, x] { make(n - 1, x); });
@@ -337,7 +336,7 @@ TEST(FlowGraph, ExceptionReachesTheWaiterAndNothingLeaks) {
       } catch (const std::runtime_error& e) {
         EXPECT_STREQ(e.what(), "task 50 failed");
       }
-      EXPECT_EQ(after.load(), 0);  // downstream of the failure never ran
+      EXPECT_EQ(after.load(), 0);                  // downstream of the failure never ran
       EXPECT_THROW(g.wait(), std::runtime_error);  // still failed
     }  // the graph, its events and unfired tasks go away here
     EXPECT_EQ(big.use_count(), 1) << w << " workers";
@@ -387,9 +386,8 @@ TEST(FlowGraph, MisuseIsReportedInEveryBuild) {
   msg = error_of([&] { a.satisfy(3); });
   EXPECT_NE(msg.find("already satisfied"), std::string::npos) << msg;
   // wait() on a worker would block it.
-  msg = rt.run([](df::graph& g) -> locus::task<std::string> {
-    co_return error_of([&] { g.wait(); });
-  }(g));
+  msg = rt.run(
+      [](df::graph& g) -> locus::task<std::string> { co_return error_of([&] { g.wait(); }); }(g));
   EXPECT_NE(msg.find("co_await"), std::string::npos) << msg;
 }
 
@@ -400,12 +398,12 @@ TEST(FlowGraph, ArgumentMisuseInsideABody) {
   df::event<df::datablock> blk;
   std::vector<std::string> msgs;
   auto t = g.task(2, [&](df::edt_args& in) {
-    msgs.push_back(error_of([&] { (void)in.get<long>(0); }));        // wrong type
-    msgs.push_back(error_of([&] { (void)in.get<int>(2); }));         // out of range
-    msgs.push_back(error_of([&] { (void)in.write<double>(1); }));    // declared read
+    msgs.push_back(error_of([&] { (void)in.get<long>(0); }));      // wrong type
+    msgs.push_back(error_of([&] { (void)in.get<int>(2); }));       // out of range
+    msgs.push_back(error_of([&] { (void)in.write<double>(1); }));  // declared read
     in.release(1);
-    msgs.push_back(error_of([&] { in.release(1); }));                // released twice
-    msgs.push_back(error_of([&] { (void)in.read<double>(1); }));     // after release
+    msgs.push_back(error_of([&] { in.release(1); }));             // released twice
+    msgs.push_back(error_of([&] { (void)in.read<double>(1); }));  // after release
   });
   df::add_dependence(a, t, 0);
   df::add_dependence(blk, t, 1);
@@ -423,7 +421,9 @@ TEST(FlowGraph, ArgumentMisuseInsideABody) {
 TEST(FlowGraph, ATaskThatCanNeverRunIsCancelledAndReported) {
   locus::runtime rt{cfg(2)};
   df::graph g(rt);
-  { auto t = g.task(2, [] {}); }  // no dependence was ever added
+  {
+    auto t = g.task(2, [] {});
+  }  // no dependence was ever added
   EXPECT_EQ(g.pending(), 0);
   const std::string msg = error_of([&] { g.wait(); });
   EXPECT_NE(msg.find("cancelled"), std::string::npos) << msg;

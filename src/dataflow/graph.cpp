@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "../runtime_state.hpp"
 #include "locus/detail/ready.hpp"
 #include "locus/locality/accountant.hpp"
-#include "../runtime_state.hpp"
 
 namespace locus::dataflow::detail {
 
@@ -191,8 +191,9 @@ void slot_notify(waiter* w, bool fired) noexcept {
   auto* s = static_cast<slot*>(w);
   edt_node* n = s->owner;  // s lives inside n, which lives until the task finished
   if (!fired) {
-    cancel(n, "an event it depends on was abandoned (every handle that could satisfy it was "
-              "destroyed first)");
+    cancel(n,
+           "an event it depends on was abandoned (every handle that could satisfy it was "
+           "destroyed first)");
     return;
   }
   // acq_rel: release publishes what this satisfier saw (the event's value, acquired in the
@@ -286,8 +287,9 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   if ((st & edt_node::k_claimed) != 0)
     throw_error("locus::dataflow::add_dependence: the task was cancelled");
   if (st == 0)
-    throw_error("locus::dataflow::add_dependence: the task already fired (every slot's event "
-                "fired)");
+    throw_error(
+        "locus::dataflow::add_dependence: the task already fired (every slot's event "
+        "fired)");
   if (locus::writes(mode) && ev->type() != &type_tag<datablock>)
     throw_error("locus::dataflow::add_dependence: access::write on slot " + std::to_string(i) +
                 ", but the event does not carry a datablock");

@@ -1,8 +1,8 @@
 // The out-of-line half of locus/detail/ready.hpp: mailbox posts and the detached scope.
 #include "locus/detail/ready.hpp"
 
+#include "../runtime_state.hpp"
 #include "locus/runtime.hpp"
-#include "runtime_state.hpp"
 
 namespace locus::detail {
 

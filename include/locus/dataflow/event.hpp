@@ -90,7 +90,8 @@ class event_core {
   /// Counts down by `n`; true if this call brought the count to zero: the caller must then
   /// store the value (if any) and fire(). Going past zero throws (`what` names the API).
   bool count_down(std::int64_t n, const char* what) {
-    if (n <= 0) throw_error(std::string(what) + ": the count must be positive, got " + std::to_string(n));
+    if (n <= 0)
+      throw_error(std::string(what) + ": the count must be positive, got " + std::to_string(n));
     // acquire: a satisfier that wins sees the earlier count_downs' writes (a latch guarding data).
     const std::int64_t before = m_count.fetch_sub(n, std::memory_order_acq_rel);
     if (before < n) {
@@ -169,7 +170,8 @@ class value_core final : public event_core {
 template <>
 class value_core<void> final : public event_core {
  public:
-  explicit value_core(std::int64_t count = 1) noexcept : event_core(count, &type_tag<void>, &destroy) {}
+  explicit value_core(std::int64_t count = 1) noexcept
+      : event_core(count, &type_tag<void>, &destroy) {}
 
  private:
   static void destroy(event_core* e) noexcept { delete static_cast<value_core*>(e); }

@@ -75,7 +75,7 @@ struct graph_state;
 /// One dependence slot of a task: waits on one event (a waiter of that event).
 struct slot : waiter {
   edt_node* owner = nullptr;
-  event_core* ev = nullptr;          ///< holds a reference once the dependence is added
+  event_core* ev = nullptr;           ///< holds a reference once the dependence is added
   std::atomic<bool> assigned{false};  ///< a dependence was added (exactly one is allowed)
   locus::access mode = locus::access::read;
   bool released = false;  ///< edt_args::release: only the running body touches it
@@ -109,7 +109,7 @@ struct edt_node {
 /// constructs the body there and then calls node_start.
 edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_bytes,
                         std::size_t body_align);
-void node_free_unstarted(edt_node* n) noexcept;  ///< the body's constructor threw
+void node_free_unstarted(edt_node* n) noexcept;     ///< the body's constructor threw
 void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if it has no slots
 void node_release(edt_node* n) noexcept;
 void node_drop_handle(edt_node* n) noexcept;
@@ -128,7 +128,7 @@ template <class F>
 struct body_of {
   static constexpr bool takes_args = std::is_invocable_v<F&, edt_args&>;
   using result = typename std::conditional_t<takes_args, std::invoke_result<F&, edt_args&>,
-                                    std::invoke_result<F&>>::type;
+                                             std::invoke_result<F&>>::type;
   static constexpr bool coroutine = std::is_same_v<result, locus::task<void>>;
   static_assert(std::is_void_v<result> || coroutine,
                 "a data-driven task's body returns void or locus::task<void>");

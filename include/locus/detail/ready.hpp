@@ -55,8 +55,7 @@ inline void make_detached(frame& f, std::uint32_t place) noexcept {
 /// is a worker of that place (so the task enabled last runs first here, the paper's "most
 /// recently satisfied first", unless a thief takes it), else posted to the place's mailbox.
 /// `fresh`: a detached frame not yet started (SLAW's fresh-task count), else a resumption.
-inline void make_runnable(runtime_state& rt, std::uint32_t place, std::uintptr_t item,
-                          bool fresh) {
+inline void make_runnable(runtime_state& rt, std::uint32_t place, std::uintptr_t item, bool fresh) {
   worker* w = t_worker;
   if (w != nullptr && &w->rt() == &rt && w->place() == place) [[likely]] {
     if (fresh) w->note_fresh_pushed();
