@@ -1,12 +1,14 @@
 // Data-driven tasks: random DAGs against a serial topological-order execution, mixing with
 // spawn/sync and finish, every misuse class, exceptions, long chains, datablocks.
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -462,4 +464,44 @@ TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
   EXPECT_EQ(b.where().where(), locus::home::kind::core);
   // Workers sit on cores round robin: the writer's core is its index modulo the cores.
   EXPECT_EQ(b.where().index(), static_cast<unsigned>(writer_core.load()) % rt.topo().num_cores());
+}
+
+// docs/design/0011: the bytes a waiting task costs. The layout sizes are checked exactly on
+// x86-64; the heap bytes of a graph of 10^5 waiting two-slot tasks (task, captures, one output
+// event each) are measured with mallinfo2 and bounded (not under sanitizers: they own malloc).
+TEST(FlowGraph, BytesPerWaitingTask) {
+#if defined(__x86_64__)
+  EXPECT_EQ(sizeof(df::detail::edt_node), 56U);
+  EXPECT_EQ(sizeof(df::detail::slot), 40U);
+  EXPECT_EQ(sizeof(df::detail::value_core<void>), 40U);
+#endif
+#if !LOCUS_ASAN && !defined(__SANITIZE_THREAD__) && defined(__GLIBC__)
+  constexpr int n = 100000;
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  df::event<> in0, in1;
+  const std::size_t before = mallinfo2().uordblks;
+  {
+    std::vector<df::event<>> outs;
+    outs.reserve(n);
+    const std::size_t vec = mallinfo2().uordblks;
+    for (int i = 0; i < n; ++i) {
+      outs.emplace_back();
+      auto t = g.task(2, [out = outs.back()]() mutable { out.satisfy(); });
+      df::add_dependence(in0, t, 0);
+      df::add_dependence(in1, t, 1);
+    }
+    const double per_task =
+        static_cast<double>(mallinfo2().uordblks - vec) / static_cast<double>(n);
+    std::printf("[ bytes    ] %.1f heap bytes per waiting two-slot task with its output event\n",
+                per_task);
+    RecordProperty("bytes_per_waiting_task", std::to_string(per_task));
+    EXPECT_LT(per_task, 256.0);
+    in0.satisfy();
+    in1.satisfy();
+    g.wait();
+  }
+  // Given back: what stays (frame stacklets, a grown deque) is far below the graph's size.
+  EXPECT_LT(mallinfo2().uordblks, before + n * 16);
+#endif
 }

@@ -22,12 +22,15 @@ void throw_error(const std::string& what) {
 /// The graph's shared state: lives while the graph object or any of its tasks does.
 struct graph_state {
   std::atomic<std::uint32_t> refs{1};
-  /// Tasks created and not finished (run, skipped or cancelled). The graph is done at zero.
-  std::atomic<std::int64_t> pending{0};
-  /// Tasks that fired (ready or running) and have not finished. After a failure the graph is
-  /// done when this reaches zero: nothing of it runs, and nothing of it can become ready
-  /// except through a satisfy from outside, whose task is then skipped.
-  std::atomic<std::int64_t> in_flight{0};
+  /// Two counts in one word, so that a finishing task updates both with one read-modify-write
+  /// (the word is shared by every worker: one cache-line transfer per task, not two):
+  ///  * pending (high half): tasks created and not finished (ran, skipped or cancelled); the
+  ///    graph is done at zero;
+  ///  * in flight (low half): tasks fired (ready or running) and not finished. After a failure
+  ///    the graph is done when this reaches zero: nothing of it runs, and nothing of it can
+  ///    become ready except through a satisfy from outside, whose task is then skipped.
+  /// Each half stays below 2^31: a task costs far more than 2^-31 of the address space.
+  std::atomic<std::uint64_t> counts{0};
   std::atomic<bool> failed{false};
   locus::detail::exception_slot error;  ///< first exception wins
   locus::detail::runtime_state* rt;
@@ -42,14 +45,21 @@ struct graph_state {
 
 namespace {
 
+constexpr std::uint64_t k_one_pending = std::uint64_t{1} << 32, k_one_flying = 1;
+constexpr std::uint64_t pending_of(std::uint64_t c) noexcept {
+  return c >> 32;
+}
+constexpr std::uint64_t flying_of(std::uint64_t c) noexcept {
+  return c & 0xffffffffu;
+}
+
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
 }
 
 bool done(const graph_state& g) noexcept {
-  return g.pending.load(std::memory_order_acquire) == 0 ||
-         (g.failed.load(std::memory_order_acquire) &&
-          g.in_flight.load(std::memory_order_acquire) == 0);
+  const std::uint64_t c = g.counts.load(std::memory_order_acquire);
+  return pending_of(c) == 0 || (flying_of(c) == 0 && g.failed.load(std::memory_order_acquire));
 }
 
 void wake(graph_state& g) {
@@ -66,7 +76,7 @@ void wake(graph_state& g) {
 
 void fail(graph_state& g, std::exception_ptr e) noexcept {
   g.error.offer(std::move(e));
-  // Before this task's in_flight decrement (task_done), so the last decrementer sees it.
+  // Before this task's in-flight decrement (task_done), so the last decrementer sees it.
   g.failed.store(true, std::memory_order_release);
 }
 
@@ -74,10 +84,10 @@ void fail(graph_state& g, std::exception_ptr e) noexcept {
 void task_done(graph_state& g, bool fired) noexcept {
   // acq_rel on both: the thread that sees a count reach zero sees every other task's effects
   // (their results, the failure flag stored before their decrement).
-  std::int64_t flying = 1;
-  if (fired) flying = g.in_flight.fetch_sub(1, std::memory_order_acq_rel) - 1;
-  const std::int64_t left = g.pending.fetch_sub(1, std::memory_order_acq_rel) - 1;
-  if (left == 0 || (flying == 0 && g.failed.load(std::memory_order_acquire))) wake(g);
+  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0);
+  const std::uint64_t after = g.counts.fetch_sub(by, std::memory_order_acq_rel) - by;
+  if (pending_of(after) == 0 || (flying_of(after) == 0 && g.failed.load(std::memory_order_acquire)))
+    wake(g);
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -180,7 +190,7 @@ locus::task<void> run_edt(edt_node* n) {
 void fire(edt_node* n) {
   graph_state& g = *n->g;
   // Relaxed: the push below (or the mailbox's lock) orders it before the runner's decrement.
-  g.in_flight.fetch_add(1, std::memory_order_relaxed);
+  g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
   const std::uint32_t place = place_for(*n);
   locus::detail::frame& f = run_edt(n).release().promise();
   locus::detail::make_detached(f, place);
@@ -217,7 +227,10 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   const std::size_t body_at = round_up(sizeof(edt_node), body_align);
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
-  char* mem = static_cast<char*>(::operator new(total, std::align_val_t(align)));
+  // Plain new unless the body needs more than new's own alignment (aligned new is slower).
+  char* mem = static_cast<char*>(align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__
+                                     ? ::operator new(total)
+                                     : ::operator new(total, std::align_val_t(align)));
   auto* n = ::new (mem) edt_node;
   n->state.store(nslots, std::memory_order_relaxed);
   n->refs.store(2, std::memory_order_relaxed);  // the handle graph::task returns; unfinished
@@ -247,7 +260,11 @@ void node_destroy(edt_node* n) noexcept {
     n->slots[i].~slot();
   }
   n->~edt_node();
-  ::operator delete(static_cast<void*>(n), std::align_val_t(align));
+  if (align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    ::operator delete(static_cast<void*>(n));
+  } else {
+    ::operator delete(static_cast<void*>(n), std::align_val_t(align));
+  }
   graph_release(g);
 }
 }  // namespace
@@ -260,7 +277,7 @@ void node_free_unstarted(edt_node* n) noexcept {
 
 void node_start(edt_node* n, const body_ops* ops) {
   n->ops = ops;
-  n->g->pending.fetch_add(1, std::memory_order_relaxed);
+  n->g->counts.fetch_add(k_one_pending, std::memory_order_relaxed);
   if (n->nslots == 0) fire(n);
 }
 
@@ -322,7 +339,7 @@ bool graph_done(const graph_state& g) noexcept {
 }
 
 std::int64_t graph_pending(const graph_state& g) noexcept {
-  return g.pending.load(std::memory_order_acquire);
+  return static_cast<std::int64_t>(pending_of(g.counts.load(std::memory_order_acquire)));
 }
 
 void graph_rethrow(const graph_state& g) {
