@@ -21,7 +21,8 @@ int main() {
   a.satisfy(20);  // left and right become ready; join when both have run
   g.wait();
   // Fork/join code waits on events too: co_await suspends the task, not the worker.
-  const int twice = rt.run([](df::event<int> e) -> locus::task<int> { co_return 2 * co_await e; }(c));
+  const int twice =
+      rt.run([](df::event<int> e) -> locus::task<int> { co_return 2 * co_await e; }(c));
   std::printf("sum = %d, twice = %d\n", sum, twice);
   return sum == 61 && twice == 80 ? 0 : 1;
 }
