@@ -505,3 +505,33 @@ TEST(FlowGraph, BytesPerWaitingTask) {
   EXPECT_LT(mallinfo2().uordblks, before + n * 16);
 #endif
 }
+
+// placement::near_data: a task made ready off the workers (place 0 by default) goes to the place
+// of the worker whose core holds its input datablock.
+TEST(FlowGraph, NearDataSendsATaskToThePlaceOfItsData) {
+  locus::config c = cfg(4, "socket");  // sockets=2,cores=2: workers 0,1 in place 0; 2,3 in 1
+  c.cross_place_steals = false;        // so that where a task runs is where it was sent
+  locus::runtime rt{c};
+  ASSERT_EQ(rt.num_places(), 2U);
+  df::datablock block = rt.run([]() -> locus::task<df::datablock> {
+    auto made = co_await locus::spawn(
+        []() -> locus::task<df::datablock> { co_return df::datablock::create(4096); }(),
+        locus::at(1));
+    co_await locus::sync();
+    co_return made.get();
+  }());
+  ASSERT_EQ(block.where().where(), locus::home::kind::core);
+  for (const auto place : {df::placement::near_data, df::placement::enabling_worker}) {
+    df::graph g(rt, {.place = place});
+    df::event<df::datablock> in;
+    std::atomic<int> ran_in{-1};
+    auto t = g.task(1, [&ran_in](df::edt_args& a) {
+      EXPECT_EQ(a.read<char>(0).size(), 4096U);
+      ran_in.store(locus::this_worker::place());
+    });
+    df::add_dependence(in, t, 0);
+    in.satisfy(block);  // off the workers
+    g.wait();
+    EXPECT_EQ(ran_in.load(), place == df::placement::near_data ? 1 : 0);
+  }
+}
