@@ -43,6 +43,11 @@ void frame_stack::switch_to(stacklet* s) noexcept {
   s->top.store(s->base(), std::memory_order_relaxed);
   s->hwm.store(s->base(), std::memory_order_relaxed);
   s->local_live = 0;
+  // Every caller switches to a stacklet whose frames are all dead, but an in-place reuse can
+  // find `remote` negative (frames of the current stacklet freed by other threads, balanced by
+  // local_live): restart it at zero too, or live = local_live + remote reads low and a later
+  // free resets `top` under live frames (found by the dataflow tests, docs/design/0011).
+  s->remote.store(0, std::memory_order_relaxed);
   // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.
   m_current.store(s, std::memory_order_release);
 }
