@@ -192,15 +192,11 @@ void fire(edt_node* n) {
   // Relaxed: the push below (or the mailbox's lock) orders it before the runner's decrement.
   g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
   const std::uint32_t place = place_for(*n);
-  locus::detail::frame* fp;
-  {
-    // The runner's frame lives from now until the task ran, which does not nest with the
-    // frames this worker makes meanwhile: from the heap (ready.hpp). Nothing in the runner's
-    // creation reads t_worker (it stops at its initial suspend point).
-    const locus::detail::heap_frames heap;
-    fp = &run_edt(n).release().promise();
-  }
-  locus::detail::frame& f = *fp;
+  // The runner's frame comes from this worker's frame stack (the heap off the workers). Its
+  // lifetime does not nest with the frames this worker makes meanwhile; the frame stack
+  // handles that (holes, remote frees), at the price of a stacklet pinned by a frame that
+  // waits long in a deque.
+  locus::detail::frame& f = run_edt(n).release().promise();
   locus::detail::make_detached(f, place);
   locus::detail::make_runnable(*g.rt, place, locus::detail::fresh_item(&f), true);
 }

@@ -45,21 +45,6 @@ void post_ready(runtime_state& rt, std::uint32_t place, std::uintptr_t item);
   return w != nullptr && &w->rt() == &rt ? w->place() : 0;
 }
 
-/// While alive, coroutine frames created on this thread come from the global heap, not the
-/// worker's frame stack. For frames whose lifetime does not nest (a ready task may wait in a
-/// deque while its creator's later frames come and go): on the LIFO frame stack they would
-/// leave holes that pin whole stacklets.
-class heap_frames {
- public:
-  heap_frames() noexcept : m_saved(t_worker) { t_worker = nullptr; }
-  ~heap_frames() { t_worker = m_saved; }
-  heap_frames(const heap_frames&) = delete;
-  heap_frames& operator=(const heap_frames&) = delete;
-
- private:
-  worker* m_saved;
-};
-
 /// Prepare `f`, a locus coroutine at its initial suspend point, to run detached in `place`.
 inline void make_detached(frame& f, std::uint32_t place) noexcept {
   f.make_root(&detached_scope(), place);
