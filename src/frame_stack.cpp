@@ -49,7 +49,8 @@ void frame_stack::switch_to(stacklet* s) noexcept {
   // that others freed, balanced by local_live); with no live frame nobody can free one of its
   // blocks concurrently, so a plain store is safe. Leaving it negative (as this did before)
   // made a later local_live + remote reach 0 while frames still lived, and the next free
-  // dropped the top onto them.
+  // dropped the top onto them (found twice: by the pop-back tests and, as a 1-in-3 ASan
+  // report, by the dataflow layer's 10^6-task chain).
   s->remote.store(0, std::memory_order_relaxed);
   s->local_live = 0;
   // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.

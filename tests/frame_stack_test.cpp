@@ -266,3 +266,28 @@ TEST(FrameStackAsanDeathTest, ReadingAFreedCoroutineFrameIsReported) {
       },
       "use-after-poison");
 }
+
+// Regression (found by the dataflow tests): a stacklet full of holes is reused in place; if
+// some of its frames had been freed by other threads, its remote count was negative and was
+// kept, so a later free thought the stacklet empty while a frame lived and restarted the bump
+// pointer under it.
+TEST(FrameStack, InPlaceReuseForgetsRemoteFreesOfTheOldFrames) {
+  frame_stack s;
+  void* a = s.allocate(64);
+  frame_stack::free_remote(header_of(a));  // freed by another thread: remote = -1
+  const std::size_t big = locus::detail::k_stacklet_bytes * 3 / 4;
+  void* x = s.allocate(big);
+  void* y = s.allocate(64);
+  s.deallocate_local(header_of(x));  // a hole below y
+  s.deallocate_local(header_of(y));  // top back to y; only holes are left
+  // Does not fit behind the hole: the slow path reuses the stacklet in place.
+  void* p1 = s.allocate(big / 2);
+  void* p2 = s.allocate(64);
+  s.deallocate_local(header_of(p1));  // p2 still lives
+  char* p3 = static_cast<char*>(s.allocate(big / 2 + 64));
+  char* q2 = static_cast<char*>(p2);
+  const bool overlaps = p3 < q2 + 64 && q2 < p3 + big / 2 + 64;
+  EXPECT_FALSE(overlaps) << "a new block was placed over a live one";
+  s.deallocate_local(header_of(p3));
+  s.deallocate_local(header_of(p2));
+}

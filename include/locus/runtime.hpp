@@ -15,6 +15,7 @@
 
 namespace locus {
 
+class runtime;
 namespace detail {
 struct runtime_state;
 /// A phase with its own start and end (locus/schedule/replay.hpp: traced and replayed runs).
@@ -32,6 +33,7 @@ class phase_hooks {
 void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where,
                  phase_hooks* hooks);
 void end_root(runtime_state& rt, phase_hooks* hooks) noexcept;
+[[nodiscard]] runtime_state& state_of(runtime& r) noexcept;  // extensions (detail/ready.hpp)
 }  // namespace detail
 
 class runtime {
@@ -108,6 +110,7 @@ class runtime {
   [[nodiscard]] unsigned sleeping_workers() const noexcept;
 
  private:
+  friend detail::runtime_state& detail::state_of(runtime& r) noexcept;
   static void rethrow_scope(detail::finish_scope& s) {
     if (s.exception.has()) std::rethrow_exception(s.exception.take());
   }

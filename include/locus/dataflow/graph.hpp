@@ -1,0 +1,291 @@
+// locus/dataflow/graph.hpp — data-driven tasks (EDTs) with dependence slots, and the graph
+// that owns and waits for them. docs/design/0011-dataflow.md has the protocol and its proof.
+//
+//   locus::dataflow::graph g(rt);
+//   locus::dataflow::event<int> a, b, sum;
+//   auto t = g.task(2, [sum](locus::dataflow::edt_args& in) mutable {
+//     sum.satisfy(in.get<int>(0) + in.get<int>(1));
+//   });
+//   add_dependence(a, t, 0);
+//   add_dependence(b, t, 1);
+//   a.satisfy(1); b.satisfy(2);          // t becomes ready when its last slot is satisfied
+//   g.wait();                            // off the workers; in a task: co_await g
+//
+// A task is created with N slots and fires when each slot has a dependence and every one of
+// those events has fired. The thread that satisfies the last slot makes the task runnable: on
+// its own deque if it is a worker (the paper's "most recently satisfied first": it is the next
+// thing that worker runs, unless a thief takes it), otherwise through a place's mailbox;
+// placement::near_data sends it to the place of the worker whose core holds most of its input
+// datablocks' bytes instead. A body is `void(edt_args&)` or a locus coroutine
+// `task<void>(edt_args&)` (which may spawn, sync and co_await events); a body without the
+// argument is accepted too.
+//
+// Exceptions: the first exception thrown by a body is kept by the graph; wait() and co_await g
+// rethrow it once nothing of the graph runs or is ready any more (tasks still waiting for
+// events are not waited for then: after a failure, tasks that become ready are skipped).
+// Tasks never run (their inputs can no longer be satisfied) are freed when the handles that
+// could satisfy those inputs go away; nothing leaks.
+//
+// Misuse (dataflow_error, every build): a slot out of range, a second dependence on a slot, a
+// dependence added to a task that already fired, write access declared on an event that does
+// not carry a datablock, reading a slot as the wrong type or after releasing it, releasing a
+// slot twice, wait() on a worker. A task whose last handle disappears while some slot has no
+// dependence can never run: it is cancelled and the graph reports it.
+// Not detected: cycles (a task that depends, directly or not, on an event only it satisfies
+// never fires; wait() then does not return).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <coroutine>
+#include <cstdint>
+#include <mutex>
+#include <new>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "locus/dataflow/datablock.hpp"
+#include "locus/dataflow/event.hpp"
+#include "locus/runtime.hpp"
+#include "locus/task.hpp"
+
+namespace locus::dataflow {
+
+/// Where a task that became ready goes.
+enum class placement : std::uint8_t {
+  enabling_worker,  ///< the deque of the worker that satisfied its last slot (default)
+  near_data,        ///< the place of the worker closest to most of its input datablock bytes
+};
+
+struct graph_options {
+  placement place = placement::enabling_worker;
+};
+
+class edt_args;
+class graph;
+
+namespace detail {
+
+struct edt_node;
+struct graph_state;
+
+/// One dependence slot of a task: waits on one event (a waiter of that event).
+struct slot : waiter {
+  edt_node* owner = nullptr;
+  event_core* ev = nullptr;           ///< holds a reference once the dependence is added
+  std::atomic<bool> assigned{false};  ///< a dependence was added (exactly one is allowed)
+  locus::access mode = locus::access::read;
+  bool released = false;  ///< edt_args::release: only the running body touches it
+};
+
+struct body_ops {
+  locus::task<void> (*start)(void* body, edt_args& in);  ///< a coroutine body, or null
+  void (*call)(void* body, edt_args& in);                ///< a plain body, or null
+  void (*destroy)(void* body) noexcept;
+};
+
+/// A data-driven task. One allocation: this header, the body, then the slots.
+struct edt_node {
+  static constexpr std::uint32_t k_claimed = 1U << 31;
+  /// Slots not yet notified, plus k_claimed once the task was cancelled. The notification that
+  /// brings it from 1 to 0 with k_claimed clear fires the task; a cancel that sets k_claimed
+  /// while the count is not zero owns the task's teardown. Exactly one of the two happens.
+  std::atomic<std::uint32_t> state;
+  std::atomic<std::uint32_t> refs;        ///< edt handles, + 1 until it finished or was cancelled
+  std::atomic<std::uint32_t> handles;     ///< edt handles
+  std::atomic<std::uint32_t> unassigned;  ///< slots without a dependence yet
+  std::uint32_t nslots;
+  std::uint32_t align;  ///< of the allocation
+  graph_state* g;
+  const body_ops* ops;
+  void* body;
+  slot* slots;
+};
+
+/// Allocates a node with `body_bytes` of body storage aligned to `body_align`; the caller
+/// constructs the body there and then calls node_start.
+edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_bytes,
+                        std::size_t body_align);
+void node_free_unstarted(edt_node* n) noexcept;     ///< the body's constructor threw
+void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if it has no slots
+void node_release(edt_node* n) noexcept;
+void node_drop_handle(edt_node* n) noexcept;
+void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t slot, locus::access mode);
+
+graph_state* graph_create(locus::runtime& rt, graph_options o);
+void graph_release(graph_state* g) noexcept;
+[[nodiscard]] bool graph_done(const graph_state& g) noexcept;
+void graph_wait(graph_state& g);
+/// co_await g: registers the frame; false if the graph is already done.
+bool graph_suspend(graph_state& g, locus::detail::frame& f);
+void graph_rethrow(const graph_state& g);
+[[nodiscard]] std::int64_t graph_pending(const graph_state& g) noexcept;
+
+template <class F>
+struct body_of {
+  static constexpr bool takes_args = std::is_invocable_v<F&, edt_args&>;
+  using result = typename std::conditional_t<takes_args, std::invoke_result<F&, edt_args&>,
+                                             std::invoke_result<F&>>::type;
+  static constexpr bool coroutine = std::is_same_v<result, locus::task<void>>;
+  static_assert(std::is_void_v<result> || coroutine,
+                "a data-driven task's body returns void or locus::task<void>");
+
+  static decltype(auto) invoke(void* b, edt_args& in) {
+    F& f = *static_cast<F*>(b);
+    if constexpr (takes_args) {
+      return f(in);
+    } else {
+      return f();
+    }
+  }
+  static locus::task<void> start(void* b, edt_args& in) {
+    if constexpr (coroutine) {
+      return invoke(b, in);
+    } else {
+      return {};
+    }
+  }
+  static void call(void* b, edt_args& in) {
+    if constexpr (!coroutine) invoke(b, in);
+  }
+  static void destroy(void* b) noexcept { static_cast<F*>(b)->~F(); }
+  static constexpr body_ops ops{coroutine ? &start : nullptr, coroutine ? nullptr : &call,
+                                &destroy};
+};
+
+}  // namespace detail
+
+/// A handle to a data-driven task (copies share it).
+class edt {
+ public:
+  edt() noexcept = default;
+  edt(const edt& o) noexcept : m_n(o.m_n) {
+    if (m_n != nullptr) {
+      m_n->refs.fetch_add(1, std::memory_order_relaxed);
+      m_n->handles.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  edt(edt&& o) noexcept : m_n(std::exchange(o.m_n, nullptr)) {}
+  edt& operator=(edt o) noexcept {
+    std::swap(m_n, o.m_n);
+    return *this;
+  }
+  ~edt() {
+    if (m_n != nullptr) detail::node_drop_handle(m_n);
+  }
+  [[nodiscard]] std::uint32_t slots() const noexcept { return m_n->nslots; }
+  [[nodiscard]] detail::edt_node* node() const noexcept { return m_n; }
+
+ private:
+  friend class graph;
+  explicit edt(detail::edt_node* n) noexcept : m_n(n) {}
+  detail::edt_node* m_n = nullptr;
+};
+
+/// What a running task sees of its slots.
+class edt_args {
+ public:
+  explicit edt_args(detail::edt_node* n) noexcept : m_n(n) {}
+  [[nodiscard]] std::uint32_t size() const noexcept { return m_n->nslots; }
+  /// The value carried by slot `i`'s event, which must be an event<T>.
+  template <class T>
+  [[nodiscard]] const T& get(std::uint32_t i) const {
+    const detail::event_core* e = checked(i, "get");
+    if (e->type() != &detail::type_tag<T>) wrong_type(i);
+    return *static_cast<const detail::value_core<T>*>(e)->value;
+  }
+  /// The datablock of slot `i` (an event<datablock>), read-only view.
+  template <class T = std::byte>
+  [[nodiscard]] std::span<const T> read(std::uint32_t i) const {
+    return block(i, "read").template as<T>();
+  }
+  /// The datablock of slot `i`, writable: the dependence must have been declared access::write.
+  /// Moves the block's home to this worker's core.
+  template <class T = std::byte>
+  [[nodiscard]] std::span<T> write(std::uint32_t i) const {
+    const datablock& b = block(i, "write");
+    if (!locus::writes(m_n->slots[i].mode)) not_writable(i);
+    detail::block_written(b.core());
+    return b.template as<T>();
+  }
+  /// The task is done with slot `i`'s data (OCR's release). A second release is an error.
+  void release(std::uint32_t i);
+
+ private:
+  const detail::event_core* checked(std::uint32_t i, const char* what) const;
+  const datablock& block(std::uint32_t i, const char* what) const {
+    const detail::event_core* e = checked(i, what);
+    if (e->type() != &detail::type_tag<datablock>) wrong_type(i);
+    return *static_cast<const detail::value_core<datablock>*>(e)->value;
+  }
+  [[noreturn]] void wrong_type(std::uint32_t i) const;
+  [[noreturn]] void not_writable(std::uint32_t i) const;
+  detail::edt_node* m_n;
+};
+
+/// Adds the dependence "slot `slot` of task `t` waits for `e`". If `e` already fired the slot
+/// counts as satisfied now (and the task may fire, on this thread's deque). Throws
+/// dataflow_error for a slot out of range, a slot that already has a dependence, a task that
+/// already fired, or access::write on an event that does not carry a datablock.
+template <class E>
+void add_dependence(const E& e, const edt& t, std::uint32_t slot,
+                    locus::access mode = locus::access::read) {
+  detail::node_add_dependence(t.node(), e.core(), slot, mode);
+}
+
+/// A set of data-driven tasks on one runtime, and a way to wait for them. The graph must stay
+/// alive while tasks may be created in it; its state lives as long as any of its tasks.
+class graph {
+ public:
+  explicit graph(locus::runtime& rt, graph_options o = {}) : m_g(detail::graph_create(rt, o)) {}
+  graph(const graph&) = delete;
+  graph& operator=(const graph&) = delete;
+  /// Does not wait: tasks that still run or wait keep the graph's state alive.
+  ~graph() { detail::graph_release(m_g); }
+
+  /// A task with `slots` dependence slots running `body` (see the top of this file). With
+  /// zero slots it is ready at once.
+  template <class F>
+  edt task(std::uint32_t slots, F&& body) {
+    using B = std::decay_t<F>;
+    detail::edt_node* n = detail::node_allocate(*m_g, slots, sizeof(B), alignof(B));
+    try {
+      ::new (n->body) B(std::forward<F>(body));
+    } catch (...) {
+      detail::node_free_unstarted(n);
+      throw;
+    }
+    edt handle(n);  // owns the handle reference node_allocate counted
+    detail::node_start(n, &detail::body_of<B>::ops);
+    return handle;
+  }
+
+  /// Blocks until every task of the graph ran (or, after an exception, until none runs or is
+  /// ready); rethrows the first exception of a task. Off the workers only: in a task, co_await
+  /// the graph instead. Tasks may still be added afterwards and waited for again.
+  void wait() { detail::graph_wait(*m_g); }
+  /// Tasks created and not yet finished (or cancelled).
+  [[nodiscard]] std::int64_t pending() const noexcept { return detail::graph_pending(*m_g); }
+
+  struct awaiter {
+    detail::graph_state* g;
+    [[nodiscard]] bool await_ready() const noexcept { return detail::graph_done(*g); }
+    template <class P>
+    bool await_suspend(std::coroutine_handle<P> h) {
+      static_assert(std::is_base_of_v<locus::detail::frame, P>,
+                    "co_await on a locus::dataflow::graph is supported inside locus tasks only");
+      return detail::graph_suspend(*g, h.promise());
+    }
+    void await_resume() const { detail::graph_rethrow(*g); }
+  };
+  /// co_await g: in a locus task, suspends until the graph is done (see wait()).
+  awaiter operator co_await() const noexcept { return {m_g}; }
+
+ private:
+  detail::graph_state* m_g;
+};
+
+}  // namespace locus::dataflow

@@ -1,0 +1,537 @@
+// Data-driven tasks: random DAGs against a serial topological-order execution, mixing with
+// spawn/sync and finish, every misuse class, exceptions, long chains, datablocks.
+#include <gtest/gtest.h>
+#include <malloc.h>
+#include <locus/dataflow.hpp>
+#include <locus/locus.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace df = locus::dataflow;
+
+namespace {
+
+locus::config cfg(unsigned workers, const char* places = "none") {
+  locus::config c;
+  c.workers = workers;
+  c.topology = "sockets=2,cores=2";
+  c.places = places;
+  return c;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const df::dataflow_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+/// A random DAG over n tasks: task i depends on up to `fan` distinct earlier tasks.
+struct dag {
+  std::vector<std::vector<std::uint32_t>> in;
+  dag(std::uint32_t n, unsigned fan, std::uint64_t seed) : in(n) {
+    std::mt19937_64 rng(seed);
+    for (std::uint32_t i = 1; i < n; ++i) {
+      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
+      for (unsigned j = 0; j < k; ++j) {
+        // Mostly recent predecessors (deep graphs), sometimes any earlier task (wide edges).
+        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
+        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
+      }
+      std::sort(in[i].begin(), in[i].end());
+      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
+    }
+  }
+  [[nodiscard]] std::uint64_t value(std::uint32_t i, std::uint64_t inputs) const {
+    return mix(inputs * 31 + i + 1);
+  }
+  /// Serial execution in topological (index) order.
+  [[nodiscard]] std::vector<std::uint64_t> serial() const {
+    std::vector<std::uint64_t> v(in.size());
+    for (std::uint32_t i = 0; i < in.size(); ++i) {
+      std::uint64_t s = 0;
+      for (std::uint32_t j : in[i])
+        s += v[j];
+      v[i] = value(i, s);
+    }
+    return v;
+  }
+};
+
+/// Builds the DAG as tasks of `g`, in a shuffled order with shuffled dependence additions,
+/// each task checking that its inputs ran and recording that it ran once.
+struct dag_run {
+  const dag& d;
+  std::vector<df::event<std::uint64_t>> out;
+  std::vector<std::uint64_t> got;
+  std::unique_ptr<std::atomic<int>[]> runs;
+  std::atomic<long> bad_order{0};
+
+  explicit dag_run(const dag& dd)
+      : d(dd), out(dd.in.size()), got(dd.in.size()), runs(new std::atomic<int>[dd.in.size()]) {
+    for (std::size_t i = 0; i < d.in.size(); ++i)
+      runs[i].store(0);
+  }
+
+  void build(df::graph& g, std::uint64_t seed) {
+    const auto n = static_cast<std::uint32_t>(d.in.size());
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0U);
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<df::edt> tasks(n);
+    for (std::uint32_t i : order) {
+      const auto slots = static_cast<std::uint32_t>(d.in[i].size());
+      tasks[i] = g.task(slots, [this, i](df::edt_args& a) {
+        std::uint64_t s = 0;
+        for (std::uint32_t k = 0; k < a.size(); ++k) {
+          const std::uint32_t j = d.in[i][k];
+          if (runs[j].load(std::memory_order_relaxed) != 1) bad_order.fetch_add(1);
+          s += a.get<std::uint64_t>(k);
+        }
+        runs[i].fetch_add(1, std::memory_order_relaxed);
+        got[i] = d.value(i, s);
+        out[i].satisfy(got[i]);
+      });
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t k = 0; k < d.in[i].size(); ++k)
+        edges.emplace_back(i, k);
+    std::shuffle(edges.begin(), edges.end(), rng);
+    for (auto [i, k] : edges)
+      df::add_dependence(out[d.in[i][k]], tasks[i], k);
+  }
+
+  void check() const {
+    EXPECT_EQ(bad_order.load(), 0);
+    for (std::size_t i = 0; i < d.in.size(); ++i)
+      ASSERT_EQ(runs[i].load(), 1) << "task " << i;
+    EXPECT_EQ(got, d.serial());
+  }
+};
+
+}  // namespace
+
+class flow_random_dag : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(flow_random_dag, EveryTaskOnceAfterItsInputsBuiltOffTheWorkers) {
+  const unsigned w = GetParam();
+  const dag d(10000, 4, 17 + w);
+  locus::runtime rt{cfg(w)};
+  dag_run r(d);
+  df::graph g(rt);
+  r.build(g, 3 * w);
+  g.wait();
+  EXPECT_EQ(g.pending(), 0);
+  r.check();
+}
+
+TEST_P(flow_random_dag, EveryTaskOnceAfterItsInputsBuiltInsideATask) {
+  const unsigned w = GetParam();
+  const dag d(10000, 3, 91 + w);
+  locus::runtime rt{cfg(w)};
+  dag_run r(d);
+  df::graph g(rt);
+  rt.run([](df::graph& g, dag_run& r, unsigned w) -> locus::task<void> {
+    r.build(g, 7 * w);
+    co_await g;  // a coroutine waits on the graph
+  }(g, r, w));
+  EXPECT_EQ(g.pending(), 0);
+  r.check();
+}
+
+TEST_P(flow_random_dag, NearDataPlacementOverSeveralPlaces) {
+  const unsigned w = GetParam();
+  const dag d(3000, 3, 5 + w);
+  locus::runtime rt{cfg(w, "socket")};
+  dag_run r(d);
+  df::graph g(rt, {.place = df::placement::near_data});
+  r.build(g, w);
+  g.wait();
+  r.check();
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, flow_random_dag, ::testing::Values(1U, 2U, 3U, 4U));
+
+namespace {
+locus::task<long> fib(int n) {
+  if (n < 2) co_return n;
+  auto a = co_await locus::spawn(fib(n - 1));
+  long b = co_await fib(n - 2);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+}  // namespace
+
+TEST(FlowGraph, CoroutineBodiesSpawnSyncAndFinish) {
+  for (unsigned w = 1; w <= 4; ++w) {
+    locus::runtime rt{cfg(w)};
+    df::graph g(rt);
+    df::event<long> a, b;
+    std::atomic<long> asyncs{0};
+    long total = 0;
+    auto produce = [](df::event<long>& out, int n) {
+      return [&out, n]() -> locus::task<void> {
+        long v = co_await fib(n);  // spawn and sync inside a data-driven task
+        out.satisfy(v);
+      };
+    };
+    auto t1 = g.task(0, produce(a, 15));
+    auto t2 = g.task(0, produce(b, 16));
+    auto sum = g.task(2, [&](df::edt_args& in) -> locus::task<void> {
+      co_await locus::finish([](std::atomic<long>& c) -> locus::task<void> {
+        for (int i = 0; i < 10; ++i)
+          co_await locus::async([](std::atomic<long>& c) -> locus::task<void> {
+            c.fetch_add(1);
+            co_return;
+          }(c));
+      }(asyncs));
+      total = in.get<long>(0) + in.get<long>(1);
+    });
+    df::add_dependence(a, sum, 0);
+    df::add_dependence(b, sum, 1);
+    g.wait();
+    EXPECT_EQ(total, 610 + 987);
+    EXPECT_EQ(asyncs.load(), 10);
+  }
+}
+
+TEST(FlowGraph, TasksCreateTasks) {
+  // fib as data-driven tasks: each task makes its two children and a continuation that adds
+  // their results.
+  struct fib_graph {
+    df::graph& g;
+    void make(int n, df::event<long> out) {
+      if (n < 2) {
+        out.satisfy(n);
+        return;
+      }
+      df::event<long> x, y;
+      auto add = g.task(
+          2, [out](df::edt_args& in) mutable { out.satisfy(in.get<long>(0) + in.get<long>(1)); });
+      df::add_dependence(x, add, 0);
+      df::add_dependence(y, add, 1);
+      auto c1 = g.task(0, [this, n, x] { make(n - 1, x); });
+      auto c2 = g.task(0, [this, n, y] { make(n - 2, y); });
+    }
+  };
+  for (unsigned w = 1; w <= 4; ++w) {
+    locus::runtime rt{cfg(w)};
+    df::graph g(rt);
+    fib_graph fg{g};
+    df::event<long> result;
+    auto root = g.task(0, [&] { fg.make(20, result); });
+    g.wait();
+    EXPECT_EQ(result.get(), 6765);
+  }
+}
+
+TEST(FlowGraph, AChainOfAMillionTasksDoesNotGrowTheStack) {
+  // Each task makes its successor: the chain fires one task at a time from a deque, never by
+  // recursion. (Built dynamically so its memory stays small.)
+  struct chain {
+    df::graph& g;
+    long left;
+    std::atomic<long> ran{0};
+    void step(df::event<> in) {
+      auto t = g.task(1, [this] {
+        ran.fetch_add(1, std::memory_order_relaxed);
+        if (--left > 0) {
+          df::event<> next;
+          step(next);
+          next.satisfy();
+        }
+      });
+      df::add_dependence(in, t, 0);
+    }
+  };
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  chain c{g, 1000000};
+  df::event<> first;
+  c.step(first);
+  first.satisfy();
+  g.wait();
+  EXPECT_EQ(c.ran.load(), 1000000);
+}
+
+TEST(FlowGraph, AStaticChainFiresAndTearsDownIteratively) {
+  constexpr int n = 200000;
+  locus::runtime rt{cfg(2)};
+  std::atomic<long> ran{0};
+  {
+    df::graph g(rt);
+    std::vector<df::event<>> ev(n + 1);
+    for (int i = 0; i < n; ++i) {
+      auto t = g.task(1, [&ran, out = ev[i + 1]]() mutable {
+        ran.fetch_add(1, std::memory_order_relaxed);
+        out.satisfy();
+      });
+      df::add_dependence(ev[i], t, 0);
+    }
+    ev[0].satisfy();
+    g.wait();
+  }
+  EXPECT_EQ(ran.load(), n);
+  // Never fired: dropping the head event abandons it, which cancels the whole chain (a loop).
+  {
+    df::graph g(rt);
+    {
+      df::event<> head;
+      df::event<> prev = head;
+      for (int i = 0; i < n; ++i) {
+        df::event<> next;
+        auto t = g.task(1, [next]() mutable { next.satisfy(); });
+        df::add_dependence(prev, t, 0);
+        prev = next;
+      }
+    }  // every producer handle is gone: head, then each task's captured output, is abandoned
+    EXPECT_EQ(g.pending(), 0);
+    const std::string msg = error_of([&] { g.wait(); });
+    EXPECT_NE(msg.find("cancelled"), std::string::npos) << msg;
+  }
+}
+
+TEST(FlowGraph, ExceptionReachesTheWaiterAndNothingLeaks) {
+  for (unsigned w = 1; w <= 4; ++w) {
+    locus::runtime rt{cfg(w)};
+    std::atomic<int> after{0};
+    auto big = std::make_shared<int>(1);  // captured by every task: must be released
+    {
+      df::graph g(rt);
+      std::vector<df::event<int>> ev(101);
+      for (int i = 0; i < 100; ++i) {
+        auto t = g.task(1, [i, out = ev[i + 1], &after, big](df::edt_args& in) mutable {
+          if (i == 50) throw std::runtime_error("task 50 failed");
+          if (i > 50) after.fetch_add(1);
+          out.satisfy(in.get<int>(0) + 1);
+        });
+        df::add_dependence(ev[i], t, 0);
+      }
+      // Independent tasks that run (or are skipped) around the failure.
+      for (int i = 0; i < 50; ++i)
+        auto t = g.task(0, [big] {});
+      ev[0].satisfy(0);
+      try {
+        g.wait();
+        ADD_FAILURE() << "wait() did not rethrow";
+      } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "task 50 failed");
+      }
+      EXPECT_EQ(after.load(), 0);                  // downstream of the failure never ran
+      EXPECT_THROW(g.wait(), std::runtime_error);  // still failed
+    }  // the graph, its events and unfired tasks go away here
+    EXPECT_EQ(big.use_count(), 1) << w << " workers";
+  }
+}
+
+TEST(FlowGraph, ExceptionInACoroutineBodyReachesACoroutineWaiter) {
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  auto t = g.task(0, []() -> locus::task<void> {
+    co_await fib(5);
+    throw std::logic_error("boom");
+  });
+  auto waiter = [](df::graph& g) -> locus::task<int> {
+    try {
+      co_await g;
+    } catch (const std::logic_error& e) {
+      co_return std::string(e.what()) == "boom" ? 1 : 2;
+    }
+    co_return 0;
+  };
+  EXPECT_EQ(rt.run(waiter(g)), 1);
+}
+
+TEST(FlowGraph, MisuseIsReportedInEveryBuild) {
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  df::event<int> a, b;
+  auto t = g.task(1, [](df::edt_args&) {});
+  std::string msg = error_of([&] { df::add_dependence(a, t, 1); });
+  EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
+  df::add_dependence(a, t, 0);
+  msg = error_of([&] { df::add_dependence(b, t, 0); });
+  EXPECT_NE(msg.find("already has a dependence"), std::string::npos) << msg;
+  auto t2 = g.task(2, [](df::edt_args&) {});
+  df::add_dependence(a, t2, 0);
+  msg = error_of([&] { df::add_dependence(b, t2, 0); });
+  EXPECT_NE(msg.find("already has a dependence"), std::string::npos) << msg;
+  msg = error_of([&] { df::add_dependence(b, t2, 1, locus::access::write); });
+  EXPECT_NE(msg.find("datablock"), std::string::npos) << msg;
+  df::add_dependence(b, t2, 1);
+  a.satisfy(1);
+  b.satisfy(2);
+  g.wait();
+  msg = error_of([&] { df::add_dependence(b, t, 0); });  // t ran long ago
+  EXPECT_NE(msg.find("already fired"), std::string::npos) << msg;
+  msg = error_of([&] { a.satisfy(3); });
+  EXPECT_NE(msg.find("already satisfied"), std::string::npos) << msg;
+  // wait() on a worker would block it.
+  msg = rt.run(
+      [](df::graph& g) -> locus::task<std::string> { co_return error_of([&] { g.wait(); }); }(g));
+  EXPECT_NE(msg.find("co_await"), std::string::npos) << msg;
+}
+
+TEST(FlowGraph, ArgumentMisuseInsideABody) {
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  df::event<int> a;
+  df::event<df::datablock> blk;
+  std::vector<std::string> msgs;
+  auto t = g.task(2, [&](df::edt_args& in) {
+    msgs.push_back(error_of([&] { (void)in.get<long>(0); }));      // wrong type
+    msgs.push_back(error_of([&] { (void)in.get<int>(2); }));       // out of range
+    msgs.push_back(error_of([&] { (void)in.write<double>(1); }));  // declared read
+    in.release(1);
+    msgs.push_back(error_of([&] { in.release(1); }));             // released twice
+    msgs.push_back(error_of([&] { (void)in.read<double>(1); }));  // after release
+  });
+  df::add_dependence(a, t, 0);
+  df::add_dependence(blk, t, 1);
+  a.satisfy(1);
+  blk.satisfy(df::datablock::create(64));
+  g.wait();
+  ASSERT_EQ(msgs.size(), 5U);
+  EXPECT_NE(msgs[0].find("type"), std::string::npos) << msgs[0];
+  EXPECT_NE(msgs[1].find("out of range"), std::string::npos) << msgs[1];
+  EXPECT_NE(msgs[2].find("access::read"), std::string::npos) << msgs[2];
+  EXPECT_NE(msgs[3].find("released"), std::string::npos) << msgs[3];
+  EXPECT_NE(msgs[4].find("released"), std::string::npos) << msgs[4];
+}
+
+TEST(FlowGraph, ATaskThatCanNeverRunIsCancelledAndReported) {
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  {
+    auto t = g.task(2, [] {});
+  }  // no dependence was ever added
+  EXPECT_EQ(g.pending(), 0);
+  const std::string msg = error_of([&] { g.wait(); });
+  EXPECT_NE(msg.find("cancelled"), std::string::npos) << msg;
+}
+
+TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
+  locus::config c = cfg(2);
+  c.accounting = true;
+  locus::runtime rt{c};
+  df::graph g(rt);
+  df::event<df::datablock> made, done;
+  auto producer = g.task(0, [made]() mutable {
+    df::datablock b = df::datablock::create(1000 * sizeof(double));
+    EXPECT_EQ(b.where().where(), locus::home::kind::core);  // homed where it was made
+    made.satisfy(std::move(b));
+  });
+  std::atomic<int> writer_core{-1};
+  auto writer = g.task(1, [&, done](df::edt_args& in) mutable {
+    auto xs = in.write<double>(0);
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      xs[i] = static_cast<double>(i);
+    writer_core.store(locus::this_worker::index());
+    done.satisfy(made.get());
+  });
+  df::add_dependence(made, writer, 0, locus::access::write);
+  double sum = 0;
+  auto reader = g.task(1, [&](df::edt_args& in) {
+    for (double x : in.read<double>(0))
+      sum += x;
+  });
+  df::add_dependence(done, reader, 0);
+  g.wait();
+  EXPECT_EQ(sum, 999.0 * 1000 / 2);
+  const df::datablock& b = done.get();
+  EXPECT_EQ(b.size(), 1000 * sizeof(double));
+  EXPECT_EQ(b.where().where(), locus::home::kind::core);
+  // Workers sit on cores round robin: the writer's core is its index modulo the cores.
+  EXPECT_EQ(b.where().index(), static_cast<unsigned>(writer_core.load()) % rt.topo().num_cores());
+}
+
+// docs/design/0011: the bytes a waiting task costs. The layout sizes are checked exactly on
+// x86-64; the heap bytes of a graph of 10^5 waiting two-slot tasks (task, captures, one output
+// event each) are measured with mallinfo2 and bounded (not under sanitizers: they own malloc).
+TEST(FlowGraph, BytesPerWaitingTask) {
+#if defined(__x86_64__)
+  EXPECT_EQ(sizeof(df::detail::edt_node), 56U);
+  EXPECT_EQ(sizeof(df::detail::slot), 40U);
+  EXPECT_EQ(sizeof(df::detail::value_core<void>), 40U);
+#endif
+#if !LOCUS_ASAN && !defined(__SANITIZE_THREAD__) && defined(__GLIBC__)
+  constexpr int n = 100000;
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  df::event<> in0, in1;
+  const std::size_t before = mallinfo2().uordblks;
+  {
+    std::vector<df::event<>> outs;
+    outs.reserve(n);
+    const std::size_t vec = mallinfo2().uordblks;
+    for (int i = 0; i < n; ++i) {
+      outs.emplace_back();
+      auto t = g.task(2, [out = outs.back()]() mutable { out.satisfy(); });
+      df::add_dependence(in0, t, 0);
+      df::add_dependence(in1, t, 1);
+    }
+    const double per_task =
+        static_cast<double>(mallinfo2().uordblks - vec) / static_cast<double>(n);
+    std::printf("[ bytes    ] %.1f heap bytes per waiting two-slot task with its output event\n",
+                per_task);
+    RecordProperty("bytes_per_waiting_task", std::to_string(per_task));
+    EXPECT_LT(per_task, 256.0);
+    in0.satisfy();
+    in1.satisfy();
+    g.wait();
+  }
+  // Given back: what stays (frame stacklets, a grown deque) is far below the graph's size.
+  EXPECT_LT(mallinfo2().uordblks, before + n * 16);
+#endif
+}
+
+// placement::near_data: a task made ready off the workers (place 0 by default) goes to the place
+// of the worker whose core holds its input datablock.
+TEST(FlowGraph, NearDataSendsATaskToThePlaceOfItsData) {
+  locus::config c = cfg(4, "socket");  // sockets=2,cores=2: workers 0,1 in place 0; 2,3 in 1
+  c.cross_place_steals = false;        // so that where a task runs is where it was sent
+  locus::runtime rt{c};
+  ASSERT_EQ(rt.num_places(), 2U);
+  df::datablock block = rt.run([]() -> locus::task<df::datablock> {
+    auto made = co_await locus::spawn(
+        []() -> locus::task<df::datablock> { co_return df::datablock::create(4096); }(),
+        locus::at(1));
+    co_await locus::sync();
+    co_return made.get();
+  }());
+  ASSERT_EQ(block.where().where(), locus::home::kind::core);
+  for (const auto place : {df::placement::near_data, df::placement::enabling_worker}) {
+    df::graph g(rt, {.place = place});
+    df::event<df::datablock> in;
+    std::atomic<int> ran_in{-1};
+    auto t = g.task(1, [&ran_in](df::edt_args& a) {
+      EXPECT_EQ(a.read<char>(0).size(), 4096U);
+      ran_in.store(locus::this_worker::place());
+    });
+    df::add_dependence(in, t, 0);
+    in.satisfy(block);  // off the workers
+    g.wait();
+    EXPECT_EQ(ran_in.load(), place == df::placement::near_data ? 1 : 0);
+  }
+}
