@@ -466,7 +466,7 @@ TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
   EXPECT_EQ(b.where().index(), static_cast<unsigned>(writer_core.load()) % rt.topo().num_cores());
 }
 
-// docs/design/0011: the bytes a waiting task costs. The layout sizes are checked exactly on
+// docs/design/0010: the bytes a waiting task costs. The layout sizes are checked exactly on
 // x86-64; the heap bytes of a graph of 10^5 waiting two-slot tasks (task, captures, one output
 // event each) are measured with mallinfo2 and bounded (not under sanitizers: they own malloc).
 TEST(FlowGraph, BytesPerWaitingTask) {

@@ -1,5 +1,5 @@
 // Data-driven tasks: allocation, the readiness protocol, the runner, teardown and the graph's
-// completion. docs/design/0011-dataflow.md states the protocol and why it is correct.
+// completion. docs/design/0010-dataflow.md states the protocol and why it is correct.
 #include "locus/dataflow/graph.hpp"
 
 #include <algorithm>

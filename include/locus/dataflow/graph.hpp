@@ -1,5 +1,5 @@
 // locus/dataflow/graph.hpp — data-driven tasks (EDTs) with dependence slots, and the graph
-// that owns and waits for them. docs/design/0011-dataflow.md has the protocol and its proof.
+// that owns and waits for them. docs/design/0010-dataflow.md has the protocol and its proof.
 //
 //   locus::dataflow::graph g(rt);
 //   locus::dataflow::event<int> a, b, sum;
