@@ -158,7 +158,9 @@ TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
   EXPECT_THROW((void)parse({"--child", "--result-fd=3", "fib", "--workers=1,2"}), cli_error);
   EXPECT_THROW((void)parse({"--child", "--result-fd=3", "memcpy", "--schedule=random,stows"}),
                cli_error);
-  EXPECT_EQ(parse({"--child", "--result-fd=3", "memcpy", "--schedule=stuws"}).schedules,
+  EXPECT_EQ(parse({"--child", "--result-fd=3", "memcpy", "--runtime=locus", "--workers=2",
+                   "--schedule=stuws"})
+                .schedules,
             (std::vector<bench::schedule_mode>{bench::schedule_mode::stuws}));
 }
 

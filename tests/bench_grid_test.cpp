@@ -78,7 +78,7 @@ TEST(bench_grid, serial_once_per_size_peers_per_workers_locus_per_policy_victims
 
 TEST(bench_grid, locus_runs_once_per_schedule_and_only_replaying_kernels_run_replays) {
   auto o = parse({"memcpy,fib", "--size", "small", "--runtime", "serial,locus", "--schedule",
-                  "random,stows,relws", "--workers", "2"});
+                  "random,stows,relws", "--victims", "random", "--workers", "2"});
   auto grid = bench::expand_grid(o);
   ASSERT_EQ(grid.size(), 2u * (1 + 3));  // per kernel: serial once, locus per schedule
   EXPECT_EQ(grid[0].schedule_text(), "-");
