@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -24,12 +25,20 @@ class runtime;
 
 namespace bench {
 
+/// The schedule a locus run's timed phase follows (locus-bench --schedule, issue 8). random is
+/// the runtime's own scheduler, every phase scheduled independently; the others trace the
+/// kernel's setup phase (its first touch) and replay that steal tree for the timed phase under
+/// the replay mode of the same name (locus/schedule/replay.hpp), on a runtime whose scheduler
+/// is the replay scheduler. Only kernels registered with `replays` accept them.
+enum class schedule_mode : std::uint8_t { random, stows, stuws, relws };
+
 /// What a kernel run receives. `size` is already resolved from "small"/"default" to the
 /// kernel's own value (e.g. "35", "T1", "S", "1000x1000").
 struct args {
   std::string size;
   unsigned workers = 1;
   locus::runtime* rt = nullptr;  ///< the runtime to use; non-null only for runtime "locus"
+  schedule_mode schedule = schedule_mode::random;  ///< locus only
 };
 
 /// What a kernel run returns.

@@ -46,7 +46,7 @@ namespace {
   }
 
 std::vector<kernel_info> make_registry() {
-  return {
+  std::vector<kernel_info> out{
       LOCUS_BENCH_KERNEL("fib", fib, "25", "35", "naive recursive Fibonacci, no cutoff"),
       LOCUS_BENCH_KERNEL("fj", fj, "1024", "1024",
                          "flat fork-join: spawn N empty tasks then sync, repeated"),
@@ -77,6 +77,11 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
+  // The kernels whose locus version replays its setup's steal tree (--schedule).
+  for (auto& k : out) {
+    if (k.name == "memcpy" || k.name == "heat") k.replays = true;
+  }
+  return out;
 }
 
 #undef LOCUS_BENCH_KERNEL

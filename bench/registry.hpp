@@ -46,6 +46,9 @@ struct kernel_info {
   kernel_fn omp = nullptr;     ///< null when absent or when the peers were not built
   kernel_fn starpu = nullptr;  ///< null when absent or when StarPU was not found
   kernel_fn blas = nullptr;    ///< null when absent or when OpenBLAS was not found
+  /// The locus implementation follows args::schedule (locus-bench --schedule stows, ...);
+  /// false: it runs only under random stealing.
+  bool replays = false;
 
   /// The implementation for `rt`, or null when there is none.
   [[nodiscard]] kernel_fn implementation(runtime_kind rt) const noexcept;

@@ -91,6 +91,33 @@ TEST(bench_cli, rejects_bad_runtime_policy_and_victims_names) {
   EXPECT_THROW((void)parse({"fib", "--victims", "nearest"}), cli_error);
 }
 
+TEST(bench_cli, parses_the_schedule_axis_in_both_forms_and_defaults_to_random) {
+  EXPECT_EQ(parse({"memcpy"}).schedules,
+            (std::vector<bench::schedule_mode>{bench::schedule_mode::random}));
+  EXPECT_EQ(parse({"memcpy", "--schedule", "random,stows,stuws,relws,stows"}).schedules,
+            (std::vector<bench::schedule_mode>{
+                bench::schedule_mode::random, bench::schedule_mode::stows,
+                bench::schedule_mode::stuws, bench::schedule_mode::relws}));
+  EXPECT_EQ(parse({"memcpy", "--schedule=relws"}).schedules,
+            (std::vector<bench::schedule_mode>{bench::schedule_mode::relws}));
+  // --schedule is not a prefix of --scheduler: both are accepted side by side.
+  auto o = parse({"memcpy", "--scheduler", "cilk", "--schedule", "stows"});
+  EXPECT_EQ(o.scheduler, "cilk");
+  EXPECT_EQ(o.schedules, (std::vector<bench::schedule_mode>{bench::schedule_mode::stows}));
+}
+
+TEST(bench_cli, rejects_bad_schedules_naming_the_known_ones) {
+  EXPECT_EQ(error_of({"memcpy", "--schedule", "replay"}),
+            "--schedule: unknown schedule 'replay'; expected random, stows, stuws or relws");
+  EXPECT_EQ(error_of({"memcpy", "--schedule", "StOWS"}),
+            "--schedule: unknown schedule 'StOWS'; expected random, stows, stuws or relws");
+  EXPECT_EQ(error_of({"memcpy", "--schedule", "stows,"}),
+            "--schedule: empty item in list 'stows,'");
+  EXPECT_EQ(error_of({"memcpy", "--schedule="}), "--schedule: empty item in list ''");
+  EXPECT_EQ(error_of({"memcpy", "--schedule"}), "--schedule: 1 required M,... missing");
+  EXPECT_THROW((void)parse({"memcpy", "--schedule", "bogus", "--schedule", "stows"}), cli_error);
+}
+
 TEST(bench_cli, rejects_bad_workers_lists) {
   for (const char* bad : {"0", "x", "1,,2", ",1", "1,", "-1", "2.5", "5000", "", "1 2"}) {
     EXPECT_THROW((void)parse({"fib", "--workers", bad}), cli_error) << "--workers '" << bad << "'";
@@ -119,6 +146,7 @@ TEST(bench_cli, help_and_list_need_no_kernel) {
   EXPECT_TRUE(parse({"-h", "--bogus"}).help);
   EXPECT_TRUE(parse({"--list"}).list);
   EXPECT_NE(bench::usage().find("--workers"), std::string::npos);
+  EXPECT_NE(bench::usage().find("--schedule M,..."), std::string::npos);
 }
 
 TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
@@ -128,6 +156,12 @@ TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
   EXPECT_EQ(o.result_fd, 3);
   EXPECT_THROW((void)parse({"--child", "fib", "--size=25"}), cli_error);
   EXPECT_THROW((void)parse({"--child", "--result-fd=3", "fib", "--workers=1,2"}), cli_error);
+  EXPECT_THROW((void)parse({"--child", "--result-fd=3", "memcpy", "--schedule=random,stows"}),
+               cli_error);
+  EXPECT_EQ(parse({"--child", "--result-fd=3", "memcpy", "--runtime=locus", "--workers=2",
+                   "--schedule=stuws"})
+                .schedules,
+            (std::vector<bench::schedule_mode>{bench::schedule_mode::stuws}));
 }
 
 TEST(bench_cli, names_round_trip) {
@@ -140,6 +174,10 @@ TEST(bench_cli, names_round_trip) {
   }
   for (auto rt : bench::all_runtimes) {
     EXPECT_EQ(bench::parse_runtime_name(bench::to_string(rt)), rt);
+  }
+  for (auto m : {bench::schedule_mode::random, bench::schedule_mode::stows,
+                 bench::schedule_mode::stuws, bench::schedule_mode::relws}) {
+    EXPECT_EQ(bench::parse_schedule_name(bench::schedule_name(m)), m);
   }
 }
 

@@ -76,6 +76,30 @@ TEST(bench_grid, serial_once_per_size_peers_per_workers_locus_per_policy_victims
   EXPECT_EQ(grid[11].size, fib->default_size);
 }
 
+TEST(bench_grid, locus_runs_once_per_schedule_and_only_replaying_kernels_run_replays) {
+  auto o = parse({"memcpy,fib", "--size", "small", "--runtime", "serial,locus", "--schedule",
+                  "random,stows,relws", "--victims", "random", "--workers", "2"});
+  auto grid = bench::expand_grid(o);
+  ASSERT_EQ(grid.size(), 2u * (1 + 3));  // per kernel: serial once, locus per schedule
+  EXPECT_EQ(grid[0].schedule_text(), "-");
+  EXPECT_EQ(grid[1].schedule_text(), "random");
+  EXPECT_EQ(grid[2].schedule_text(), "stows");
+  EXPECT_EQ(grid[3].schedule_text(), "relws");
+  const std::string memcpy_small(bench::find_kernel("memcpy")->small_size);
+  EXPECT_EQ(grid[1].label(), "memcpy " + memcpy_small + " locus adaptive random w=2");
+  EXPECT_EQ(grid[2].label(), "memcpy " + memcpy_small + " locus adaptive random stows w=2");
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_TRUE(grid[i].implemented()) << grid[i].label();
+  // fib has no replay version: its random row runs, the replayed ones are n/a rows.
+  EXPECT_TRUE(grid[5].implemented());
+  for (std::size_t i : {6u, 7u}) {
+    EXPECT_FALSE(grid[i].implemented()) << grid[i].label();
+    EXPECT_EQ(bench::not_implemented_detail(grid[i]).rfind("n/a (not implemented): no replay", 0),
+              0u);
+  }
+  EXPECT_EQ(bench::schedule(grid, 1).size(), 6u);
+}
+
 TEST(bench_grid, sizes_that_resolve_alike_run_once) {
   const auto* fj = bench::find_kernel("fj");
   ASSERT_NE(fj, nullptr);

@@ -105,9 +105,10 @@ TEST(bench_json, result_has_exactly_the_documented_fields) {
   std::vector<std::string> keys;
   for (const auto& item : v.items())
     keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"kernel", "size", "runtime", "policy", "victims",
-                                            "workers", "reps", "median_s", "min_s", "max_s",
-                                            "verified", "peak_rss_kib", "stats", "detail"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"kernel", "size", "runtime", "policy", "victims", "schedule",
+                                      "workers", "reps", "median_s", "min_s", "max_s", "verified",
+                                      "peak_rss_kib", "stats", "detail"}));
   EXPECT_TRUE(v["median_s"].is_null());
   EXPECT_FALSE(v["verified"].get<bool>());
   EXPECT_EQ(v["detail"].get<std::string>().rfind("n/a (not implemented)", 0), 0u);

@@ -104,6 +104,10 @@ constexpr value_option value_options[] = {
          return parse_positive(x, "--workers", max_workers);
        });
      }},
+    {"--schedule", "M,...",
+     [](options& o, std::string_view v) {
+       o.schedules = parse_list<schedule_mode>(v, "--schedule", parse_schedule_name);
+     }},
     {"--reps", "R",
      [](options& o, std::string_view v) { o.reps = parse_positive(v, "--reps", 1000000); }},
     {"--json", "FILE",
@@ -148,8 +152,10 @@ std::vector<std::string> for_cli11(const std::vector<std::string>& args) {
 void check_child(const options& o) {
   if (o.result_fd < 0) throw cli_error("--child needs --result-fd");
   if (o.kernels.size() != 1 || o.sizes.size() != 1 || o.runtimes.size() != 1 ||
-      o.policies.size() != 1 || o.victims.size() != 1 || o.workers.size() != 1) {
-    throw cli_error("--child runs exactly one kernel, size, runtime, policy, victims, workers");
+      o.policies.size() != 1 || o.victims.size() != 1 || o.workers.size() != 1 ||
+      o.schedules.size() != 1) {
+    throw cli_error(
+        "--child runs exactly one kernel, size, runtime, policy, victims, workers, schedule");
   }
 }
 
@@ -186,6 +192,15 @@ locus::victim_policy parse_victims_name(std::string_view s) {
                   "'; expected random or hierarchical");
 }
 
+schedule_mode parse_schedule_name(std::string_view s) {
+  for (auto m :
+       {schedule_mode::random, schedule_mode::stows, schedule_mode::stuws, schedule_mode::relws}) {
+    if (s == schedule_name(m)) return m;
+  }
+  throw cli_error("--schedule: unknown schedule '" + std::string(s) +
+                  "'; expected random, stows, stuws or relws");
+}
+
 runtime_kind parse_runtime_name(std::string_view s) {
   for (auto rt : all_runtimes) {
     if (s == to_string(rt)) return rt;
@@ -212,6 +227,20 @@ std::string_view victims_name(locus::victim_policy v) noexcept {
       return "random";
     case locus::victim_policy::hierarchical:
       return "hierarchical";
+  }
+  return "?";
+}
+
+std::string_view schedule_name(schedule_mode m) noexcept {
+  switch (m) {
+    case schedule_mode::random:
+      return "random";
+    case schedule_mode::stows:
+      return "stows";
+    case schedule_mode::stuws:
+      return "stuws";
+    case schedule_mode::relws:
+      return "relws";
   }
   return "?";
 }
@@ -265,6 +294,7 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
   if (o.policies.empty()) o.policies = defaults.policies;
   if (o.victims.empty()) o.victims = defaults.victims;
   if (o.workers.empty()) o.workers = defaults.workers;
+  if (o.schedules.empty()) o.schedules = defaults.schedules;
   if (o.reps == 0) o.reps = defaults.reps;
   if (o.child) check_child(o);
   return o;
@@ -286,6 +316,10 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]
 --workers N,...   worker counts (serial always runs once, at 1; blas: OpenBLAS threads)
                   [1, 2, 4, ... nproc]
+--schedule M,...  locus only: random (the scheduler's own stealing, every phase on its
+                  own), or stows, stuws, relws: trace the kernel's setup phase (its first
+                  touch) and replay that steal tree for the timed phase in that mode, on the
+                  replay scheduler (kernels with a replay version: memcpy, heat)  [random]
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
 --timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]

@@ -2,7 +2,7 @@
 //
 //   locus-bench KERNEL[,KERNEL...|all] [--size S[,S...]] [--runtime R[,R...]]
 //               [--policy P[,P...]] [--victims V[,V...]] [--workers N[,N...]]
-//               [--reps R] [--json FILE] [--timeout SECONDS]
+//               [--schedule M[,M...]] [--reps R] [--json FILE] [--timeout SECONDS]
 //   locus-bench --list | --help
 //
 // A hidden `--child --result-fd FD` mode runs exactly one configuration once and reports
@@ -33,6 +33,7 @@ struct cli_defaults {
   std::vector<locus::spawn_policy> policies{locus::spawn_policy::adaptive};
   std::vector<locus::victim_policy> victims{locus::victim_policy::hierarchical};
   std::vector<unsigned> workers{1};
+  std::vector<schedule_mode> schedules{schedule_mode::random};
   unsigned reps = 5;
 };
 
@@ -45,6 +46,7 @@ struct options {
   std::vector<locus::spawn_policy> policies;
   std::vector<locus::victim_policy> victims;
   std::vector<unsigned> workers;
+  std::vector<schedule_mode> schedules;  ///< locus only (--schedule)
   unsigned reps = 0;
   std::string json_path;  ///< empty: no JSON file
   double timeout_s = 0;   ///< per run; 0: no limit
@@ -69,12 +71,15 @@ struct options {
 [[nodiscard]] locus::spawn_policy parse_policy_name(std::string_view s);
 /// "random" | "hierarchical"; throws cli_error.
 [[nodiscard]] locus::victim_policy parse_victims_name(std::string_view s);
+/// "random" | "stows" | "stuws" | "relws"; throws cli_error.
+[[nodiscard]] schedule_mode parse_schedule_name(std::string_view s);
 /// "serial" | "locus" | "tbb" | "omp" | "starpu" | "blas"; throws cli_error.
 [[nodiscard]] runtime_kind parse_runtime_name(std::string_view s);
 
 /// The canonical names used in the table, the JSON and the child's command line.
 [[nodiscard]] std::string_view policy_name(locus::spawn_policy p) noexcept;
 [[nodiscard]] std::string_view victims_name(locus::victim_policy v) noexcept;
+[[nodiscard]] std::string_view schedule_name(schedule_mode m) noexcept;
 
 /// Splits "a,b,c" into its items; an empty item is an error naming `what`.
 [[nodiscard]] std::vector<std::string> split_list(std::string_view s, std::string_view what);

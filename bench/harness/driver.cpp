@@ -16,6 +16,7 @@ std::vector<std::string> child_argv(const std::string& argv0, const bench_config
           "--runtime=" + std::string(to_string(c.runtime)),
           "--policy=" + std::string(policy_name(c.policy)),
           "--victims=" + std::string(victims_name(c.victims)),
+          "--schedule=" + std::string(schedule_name(c.schedule)),
           "--workers=" + std::to_string(c.workers)};
 }
 

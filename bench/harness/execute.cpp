@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 #include <locus/locus.hpp>
+#include <locus/schedule/replay.hpp>
 
 #include <cerrno>
 #include <exception>
@@ -28,8 +29,15 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   cfg.workers = c.workers;
   cfg.policy = c.policy;
   cfg.victims = c.victims;
+  // A replayed schedule needs the replay scheduler installed (it schedules as Cilk does
+  // between the traced and replayed phases); random keeps the configured scheduler.
+  std::shared_ptr<locus::schedule::replay_scheduler> replayer;
+  if (c.schedule != schedule_mode::random) {
+    replayer = locus::schedule::make_replay_scheduler();
+    cfg.custom_scheduler = replayer->scheduler();
+  }
   locus::runtime rt{cfg};
-  args a{c.size, c.workers, &rt};
+  args a{c.size, c.workers, &rt, c.schedule};
   run_report r;
   r.result = fn(a);
   r.stats = json::parse(rt.stats().to_json());
@@ -70,6 +78,12 @@ void write_all(int fd, const std::string& s) {
 }  // namespace
 
 run_report execute(const bench_config& c) {
+  if (c.schedule != schedule_mode::random &&
+      (c.runtime != runtime_kind::locus || !c.kernel->replays)) {
+    throw std::runtime_error("--schedule " + std::string(schedule_name(c.schedule)) + ": " +
+                             std::string(to_string(c.runtime)) + " " + std::string(c.kernel->name) +
+                             " has no replay version");
+  }
   kernel_fn fn = c.kernel->implementation(c.runtime);
   if (fn == nullptr) {
     throw std::runtime_error(std::string(to_string(c.runtime)) + " implementation of " +
@@ -111,6 +125,7 @@ int child_main(const options& o) {
   c.policy = o.policies.front();
   c.victims = o.victims.front();
   c.workers = o.workers.front();
+  c.schedule = o.schedules.front();
   std::string line;
   int status = 0;
   try {

@@ -13,6 +13,10 @@ std::string bench_config::victims_text() const {
   return runtime == runtime_kind::locus ? std::string(victims_name(victims)) : "-";
 }
 
+std::string bench_config::schedule_text() const {
+  return runtime == runtime_kind::locus ? std::string(schedule_name(schedule)) : "-";
+}
+
 std::string bench_config::label() const {
   // Appending piece by piece (rather than chained operator+) avoids a GCC 12 -Wrestrict
   // false positive.
@@ -23,13 +27,18 @@ std::string bench_config::label() const {
     s += ' ';
     s += part;
   }
+  if (runtime == runtime_kind::locus && schedule != schedule_mode::random) {
+    s += ' ';
+    s += schedule_name(schedule);
+  }
   s += " w=";
   s += std::to_string(workers);
   return s;
 }
 
 bool bench_config::implemented() const noexcept {
-  return kernel != nullptr && kernel->implementation(runtime) != nullptr;
+  return kernel != nullptr && kernel->implementation(runtime) != nullptr &&
+         (schedule == schedule_mode::random || kernel->replays);
 }
 
 namespace {
@@ -47,13 +56,18 @@ void add_runtime(std::vector<bench_config>& out, const options& o, bench_config 
     }
     return;
   }
+  const std::vector<schedule_mode> random_only{schedule_mode::random};
+  const auto& schedules = o.schedules.empty() ? random_only : o.schedules;
   for (auto p : o.policies) {
     for (auto v : o.victims) {
-      for (unsigned w : o.workers) {
-        c.policy = p;
-        c.victims = v;
-        c.workers = w;
-        out.push_back(c);
+      for (auto m : schedules) {
+        for (unsigned w : o.workers) {
+          c.policy = p;
+          c.victims = v;
+          c.schedule = m;
+          c.workers = w;
+          out.push_back(c);
+        }
       }
     }
   }

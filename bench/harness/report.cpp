@@ -85,6 +85,7 @@ json result_json(const config_summary& s) {
           {"runtime", to_string(c.runtime)},
           {"policy", c.policy_text()},
           {"victims", c.victims_text()},
+          {"schedule", c.schedule_text()},
           {"workers", c.workers},
           {"reps", s.reps},
           {"median_s", optional_number(s.median_s)},

@@ -87,6 +87,11 @@ std::string_view build_requirement(runtime_kind rt) noexcept {
 
 std::string not_implemented_detail(const bench_config& c) {
   std::string rt(to_string(c.runtime));
+  if (c.kernel->implementation(c.runtime) != nullptr && c.schedule != schedule_mode::random &&
+      !c.kernel->replays) {
+    return "n/a (not implemented): no replay version of " + std::string(c.kernel->name) +
+           " (--schedule " + std::string(schedule_name(c.schedule)) + ")";
+  }
   if (!runtime_built(c.runtime)) {
     return "n/a (not implemented): " + rt + " not built (" +
            std::string(build_requirement(c.runtime)) + ")";
