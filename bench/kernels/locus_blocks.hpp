@@ -64,6 +64,8 @@ locus::task<void> for_split(int lo, int hi, int leaf, const Leaf* f, const Decla
 /// Call it (co_await) or spawn it; an empty [lo, hi) is f(lo, lo).
 template <class Leaf, class Declare>
 locus::task<void> for_declared(int lo, int hi, int leaf, const Leaf* f, const Declare* d) {
+  // Ranges are computed (and a data slot allocated) only when accounting will count them.
+  if (!locus::accounting_active()) return for_split(lo, hi, leaf, f, d);
   return declared(for_split(lo, hi, leaf, f, d), (*d)(lo, hi));
 }
 
@@ -88,6 +90,7 @@ locus::task<T> reduce_split(int lo, int hi, int leaf, const Map* map, const Comb
 template <class T, class Map, class Combine, class Declare>
 locus::task<T> reduce_declared(int lo, int hi, int leaf, const Map* map, const Combine* combine,
                                const Declare* d) {
+  if (!locus::accounting_active()) return reduce_split<T>(lo, hi, leaf, map, combine, d);
   return declared(reduce_split<T>(lo, hi, leaf, map, combine, d), (*d)(lo, hi));
 }
 

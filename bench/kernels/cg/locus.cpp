@@ -30,13 +30,15 @@ void slice(ranges<N>& r, const double* v, int lo, int hi, access mode) {
 }
 
 /// Rows [lo, hi) of A: their row pointers and their entries. Reading the rows reads hi - lo + 1
-/// pointers; writing them writes hi - lo, and the last rows also rowstr[n].
+/// pointers; writing them writes hi - lo, and the last rows also rowstr[n]. `bounds` gives
+/// where the rows' entries lie (s.rowstr; while A is being written, the source's row pointers:
+/// reading s.rowstr then would race with the tasks that write it).
 template <std::size_t N>
-void rows_of_a(ranges<N>& r, const state& s, int lo, int hi, access mode) {
+void rows_of_a(ranges<N>& r, const state& s, int lo, int hi, access mode, const int* bounds) {
   const bool last = mode == access::read || hi == s.n;
   r.add(s.rowstr + lo, static_cast<std::size_t>(hi - lo + (last ? 1 : 0)), mode);
-  const auto k0 = static_cast<std::size_t>(s.rowstr[lo]);
-  const auto k1 = static_cast<std::size_t>(s.rowstr[hi]);
+  const auto k0 = static_cast<std::size_t>(bounds[lo]);
+  const auto k1 = static_cast<std::size_t>(bounds[hi]);
   r.add(s.colidx + k0, k1 - k0, mode);
   r.add(s.a + k0, k1 - k0, mode);
 }
@@ -65,7 +67,7 @@ locus::task<double> conj_grad(state s) {
         s, [s](int lo, int hi) { return multiply_block(s, s.p, s.q, s.p, lo, hi); },
         [s](int lo, int hi) {
           ranges<5> r;
-          rows_of_a(r, s, lo, hi, access::read);
+          rows_of_a(r, s, lo, hi, access::read, s.rowstr);
           slice(r, s.p, 0, s.n, access::read);  // gathered; includes p[lo, hi), the weights
           slice(r, s.q, lo, hi, access::write);
           return r;
@@ -96,7 +98,7 @@ locus::task<double> conj_grad(state s) {
       s, [s](int lo, int hi) { return residual_block(s, lo, hi); },
       [s](int lo, int hi) {
         ranges<6> r;
-        rows_of_a(r, s, lo, hi, access::read);
+        rows_of_a(r, s, lo, hi, access::read, s.rowstr);
         slice(r, s.z, 0, s.n, access::read);  // gathered
         slice(r, s.r, lo, hi, access::write);
         slice(r, s.x, lo, hi, access::read);
@@ -153,9 +155,9 @@ locus::task<void> first_touch(state s, const matrix* built) {
       a[k] = built->a[k];
     }
   };
-  const auto data = [s](int lo, int hi) {
+  const auto data = [s, built](int lo, int hi) {
     ranges<8> r;
-    rows_of_a(r, s, lo, hi, access::write);
+    rows_of_a(r, s, lo, hi, access::write, built->rowstr.data());
     for (double* w : {s.x, s.z, s.p, s.q, s.r})
       slice(r, w, lo, hi, access::write);
     return r;
