@@ -1,5 +1,7 @@
 // A program outside locus: a small fork/join reduction, checked against the serial answer.
+#include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
+#include <locus/schedule/replay.hpp>
 
 #include <cstdio>
 
@@ -28,5 +30,19 @@ int main() {
   const long want = (n - 1) * n * (2 * n - 1) / 6;
   std::printf("consumer: sum of squares below %ld = %ld (expected %ld) on %u workers\n", n, got,
               want, rt.num_workers());
-  return got == want ? 0 : 1;
+  // The extension layers from outside the repository: a traced run and a data-driven task.
+  const auto [traced, tree] = locus::schedule::run_traced(rt, sum_squares(0, n));
+  (void)tree;  // one record per steal: none, or a few
+  locus::dataflow::graph g(rt);
+  locus::dataflow::event<long> a;
+  locus::dataflow::event<long> doubled;
+  auto t = g.task(1, [doubled](locus::dataflow::edt_args& in) mutable {
+    doubled.satisfy(2 * in.get<long>(0));
+  });
+  locus::dataflow::add_dependence(a, t, 0);
+  a.satisfy(got);
+  g.wait();
+  std::printf("consumer: traced run = %ld; a task graph doubled it to %ld\n", traced,
+              doubled.get());
+  return got == want && traced == want && doubled.get() == 2 * want ? 0 : 1;
 }
