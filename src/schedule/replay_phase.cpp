@@ -1,0 +1,293 @@
+// Traced, replayed and designed phases (locus/schedule/replay.hpp, detail::phase): the plan a
+// phase arms, the root it publishes, the trace it takes back; designations and the coarsening
+// query. The strategies these phases arm are in replay.cpp (its header comment has the
+// protocol).
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "replay_state.hpp"
+
+namespace locus::schedule {
+
+using locus::detail::frame;
+using locus::detail::runtime_state;
+
+namespace detail {
+
+replay_scheduler& replayer_of(runtime& rt, const char* what) {
+  const auto& custom = rt.cfg().custom_scheduler;
+  auto* r = custom != nullptr ? dynamic_cast<replay_scheduler*>(custom->spawn.get()) : nullptr;
+  if (r == nullptr)
+    throw std::logic_error(std::string("locus::schedule::") + what +
+                           ": the runtime's scheduler is \"" + std::string(rt.scheduler_name()) +
+                           "\"; replay needs config::custom_scheduler = "
+                           "locus::schedule::make_replay_scheduler()->scheduler()");
+  return *r;
+}
+
+phase::phase(runtime& rt, bool trace, replay_scheduler* replayer, const steal_tree* tmpl,
+             replay_mode mode)
+    : m_rt(&rt), m_trace(trace), m_replayer(replayer), m_tmpl(tmpl), m_mode(mode) {
+  if (replayer != nullptr && tmpl == nullptr && mode == replay_mode::stows)
+    throw std::invalid_argument(
+        "locus::schedule::run_designed: mode stows needs the order of a template; a designed "
+        "schedule runs under stuws or relws");
+}
+
+phase::~phase() = default;
+
+namespace {
+
+/// The plan for replaying `tmpl` (validated, remapped to `workers`) under `mode`.
+std::unique_ptr<plan> make_plan(const steal_tree* tmpl, replay_mode mode, unsigned workers) {
+  auto p = std::make_unique<plan>();
+  p->mode = mode;
+  p->workers = std::vector<worker_plan>(workers);
+  if (tmpl == nullptr) {
+    p->designed = true;
+    return p;
+  }
+  // steal_tree_error: an invalid template is refused before anything runs. Traces of
+  // programs that call (co_await task) break the paper's validity rule legitimately.
+  tmpl->validate(validity_rule::with_calls);
+  p->tree.emplace(*tmpl);
+  if (p->tree->worker_count() != workers) p->tree->remap_workers(workers);
+  const steal_tree& t = *p->tree;
+  const std::size_t n = t.size();
+  // Child index: per parent, its children sorted by (level, spawn index). Counting sort by
+  // parent (parents precede children, but any order works), then a sort per range.
+  p->child_begin.assign(n + 1, 0);
+  for (node_id i = 1; i < n; ++i)
+    ++p->child_begin[t.node(i).parent + 1];
+  for (std::size_t i = 0; i < n; ++i)
+    p->child_begin[i + 1] += p->child_begin[i];
+  p->children.resize(n > 0 ? n - 1 : 0);
+  std::vector<std::uint32_t> fill(p->child_begin.begin(), p->child_begin.end() - 1);
+  for (node_id i = 1; i < n; ++i) {
+    const steal_node& c = t.node(i);
+    p->children[fill[c.parent]++] = {c.level, c.spawn_index, i};
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    std::sort(p->children.begin() + p->child_begin[i], p->children.begin() + p->child_begin[i + 1],
+              [](const child_key& a, const child_key& b) {
+                return std::pair{a.level, a.spawn_index} < std::pair{b.level, b.spawn_index};
+              });
+  }
+  if (mode == replay_mode::stows) {
+    p->position = t.order_positions();
+    const auto orders = t.worker_orders();
+    for (unsigned w = 0; w < workers; ++w) {
+      const std::size_t k = w < orders.size() ? orders[w].size() : 0;
+      p->slots.push_back(std::make_unique<slot[]>(k));
+      p->slot_count.push_back(static_cast<std::uint32_t>(k));
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
+  if (rt.phase_running.exchange(true, std::memory_order_acq_rel))
+    throw std::logic_error(
+        "locus::schedule: a traced or replayed phase is already running on this runtime; one "
+        "at a time");
+  m_state = &rt;
+  try {
+    publish(rt, root, place);
+  } catch (...) {
+    // Nothing was published (every step that can throw comes before the root's hand-over),
+    // so no worker runs anything of this phase: undo the arm and let run() rethrow.
+    rt.tracing.store(false, std::memory_order_relaxed);
+    if (m_replayer != nullptr)
+      m_replayer->internals().armed.store(nullptr, std::memory_order_release);
+    rt.phase_running.store(false, std::memory_order_release);
+    throw;
+  }
+  m_started = true;
+}
+
+void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
+  const auto n = static_cast<unsigned>(rt.workers.size());
+  if (m_replayer != nullptr && m_replayer->internals().buffers != nullptr &&
+      m_replayer->internals().buffer_workers != n)
+    throw std::logic_error("locus::schedule: this replay_scheduler already serves a runtime of " +
+                           std::to_string(m_replayer->internals().buffer_workers) +
+                           " workers; make one replay scheduler per runtime");
+  std::unique_ptr<plan> fresh;
+  if (m_replayer != nullptr) fresh = make_plan(m_tmpl, m_mode, n);
+  if (m_trace) {
+    // No traced work exists yet and none of the previous phase is left (its run returned),
+    // so no worker writes the logs now; the root's publication below orders these writes
+    // before every record of this phase.
+    for (auto& t : rt.traces) {
+      t.log.clear();
+      t.next_seq = 0;
+      t.overflow = false;
+    }
+    rt.traced_root = {};
+    rt.tracing.store(true, std::memory_order_relaxed);
+  }
+  if (m_replayer == nullptr) {
+    locus::detail::post_to_place(rt, place, locus::detail::fresh_item(&root));
+    return;
+  }
+  replay_scheduler::state& st = m_replayer->internals();
+  if (st.buffers == nullptr) {
+    // First arm: no plan was ever visible, so no worker touches the buffers yet.
+    st.buffers = std::make_unique<donation_buffer[]>(n);
+    st.buffer_workers = n;
+  }
+  plan* p = fresh.get();
+  st.plans.push_back(std::move(fresh));
+  // The root goes to the template's root worker, as the first donation (the paper's); a
+  // designed phase starts on worker 0.
+  const ext::work_item item{locus::detail::fresh_item(&root), ext::work_item::k_from_mailbox};
+  const unsigned to = p->designed ? 0 : p->tree->root().worker;
+  // The arm (see replay_scheduler::acquire): the plan, seq_cst; then wait out every look that
+  // may have read an older plan; only then the root. A look never blocks, so this ends.
+  st.armed.store(p, std::memory_order_seq_cst);
+  for (unsigned i = 0; i < n; ++i) {
+    const worker_view& v = st.views[i];
+    while (v.busy.load(std::memory_order_seq_cst) && v.view.load(std::memory_order_seq_cst) != p)
+      std::this_thread::yield();
+  }
+  if (p->mode == replay_mode::stows && !p->designed) {
+    slot& s = p->slots[to][p->position[0]];
+    s.from = item.from;
+    s.state.store(item.bits, std::memory_order_release);  // the owner's acquire load pairs
+  } else {
+    donation_buffer& b = st.buffers[to];
+    std::lock_guard lk(b.mutex);
+    b.items.push_back(item);  // if this throws, start() disarms; nothing was handed over
+    b.size.store(b.items.size(), std::memory_order_relaxed);
+  }
+  // Workers asleep since before the arm: wake them all; none sleeps again while armed.
+  ext::worker_ref(*rt.workers[0], rt).wake_sleepers();
+}
+
+void phase::finish(runtime_state& rt) noexcept {
+  if (!m_started) return;
+  rt.tracing.store(false, std::memory_order_relaxed);
+  if (m_replayer != nullptr) {
+    replay_scheduler::state& st = m_replayer->internals();
+    plan* p = st.armed.exchange(nullptr, std::memory_order_acq_rel);
+    if (p != nullptr) {
+      replay_report r;
+      r.donations = p->donations.load(std::memory_order_relaxed);
+      r.kept_full = p->kept_full.load(std::memory_order_relaxed);
+      r.out_of_order = p->out_of_order.load(std::memory_order_relaxed);
+      r.reached_nodes = p->reached.load(std::memory_order_relaxed);
+      r.random_steals = p->random_steals.load(std::memory_order_relaxed);
+      r.template_nodes = p->tree ? p->tree->size() : 0;
+      st.last = r;
+    }
+  }
+  rt.phase_running.store(false, std::memory_order_release);
+}
+
+namespace {
+
+/// `t` without node `drop` and everything below it (drop > 0). Parents precede children, so
+/// one pass in index order keeps the order and the links.
+steal_tree without_subtree(const steal_tree& t, node_id drop) {
+  const steal_node& r = t.root();
+  steal_tree out(t.worker_count(), r.worker, r.seq, r.level, t.topology());
+  std::vector<node_id> to_new(t.size(), k_no_node);
+  to_new[0] = 0;
+  for (node_id i = 1; i < t.size(); ++i) {
+    const steal_node& n = t.node(i);
+    if (i == drop || to_new[n.parent] == k_no_node) continue;
+    to_new[i] = out.add_steal(to_new[n.parent], n.level, n.spawn_index, n.worker, n.seq, n.kind);
+  }
+  return out;
+}
+
+/// A traced tree that validate(with_calls) accepts. A trace of a random-stealing phase always
+/// is one. A trace of a replayed phase need not be: a donation takes the newest continuation,
+/// not the oldest, so a frame left behind on the donor's deque can later have a continuation
+/// stolen at the same (level, spawn index) as one donated before, under the same phase. The
+/// later steal (and what was stolen below it) is dropped: in a replay of the tree it runs
+/// where its frame runs. Each round drops one subtree, so this ends.
+steal_tree valid_trace(steal_tree t) {
+  for (;;) {
+    try {
+      t.validate(validity_rule::with_calls);
+      return t;
+    } catch (const steal_tree_error& e) {
+      if (e.node() == 0 || e.node() >= t.size()) throw;
+      t = without_subtree(t, e.node());
+    }
+  }
+}
+
+}  // namespace
+
+steal_tree phase::take_tree() {
+  if (m_state == nullptr || !m_trace)
+    throw std::logic_error("locus::schedule: no traced phase ran to take a steal tree from");
+  runtime_state& rt = *m_state;
+  const auto n = static_cast<unsigned>(rt.workers.size());
+  std::vector<steal_log> logs(n);
+  for (unsigned w = 0; w < n; ++w) {
+    if (rt.traces[w].overflow)
+      throw std::runtime_error("locus::schedule: the phase's steal tree is incomplete: worker " +
+                               std::to_string(w) +
+                               " could not record a steal (phase ids or memory exhausted)");
+    logs[w] = rt.traces[w].log;
+  }
+  const locus::detail::trace_root root = rt.traced_root;
+  if (!root.seen)
+    throw std::runtime_error("locus::schedule: the traced phase's root was never picked up");
+  return valid_trace(assemble(n, root.worker, root.seq, 0, logs, m_rt->cfg().topology));
+}
+
+bool steals_possible_below(const frame& f) noexcept {
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (w == nullptr) return true;
+  runtime_state& rt = w->rt();
+  auto* r = rt.spawn != nullptr ? dynamic_cast<replay_scheduler*>(rt.spawn.get()) : nullptr;
+  const plan* p = r != nullptr ? r->internals().armed.load(std::memory_order_acquire) : nullptr;
+  if (p == nullptr || p->designed || p->mode == replay_mode::relws) return true;
+  const node_id n = locus::detail::schedule_slot(f.m_schedule);
+  if (n >= p->tree->size()) return false;  // off the template: strict modes never steal
+  // A steal point of n still ahead: at this frame's level after its spawns so far, or deeper
+  // (the path below it; conservatively also a sibling's).
+  const auto first = p->children.begin() + p->child_begin[n];
+  const auto last = p->children.begin() + p->child_begin[n + 1];
+  for (auto it = first; it != last; ++it) {
+    if (it->level > f.m_level) return true;
+    if (it->level == f.m_level && it->spawn_index >= f.m_next_spawn) return true;
+  }
+  return false;
+}
+
+void designate(frame& f, unsigned worker) {
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (w == nullptr) locus::detail::throw_not_on_worker("designate_after_next_spawn");
+  runtime_state& rt = w->rt();
+  auto* r = rt.spawn != nullptr ? dynamic_cast<replay_scheduler*>(rt.spawn.get()) : nullptr;
+  plan* p = r != nullptr ? r->internals().armed.load(std::memory_order_acquire) : nullptr;
+  if (p == nullptr || !p->designed)
+    throw std::logic_error(
+        "locus::schedule::designate_after_next_spawn: valid only in a designed phase "
+        "(locus::schedule::run_designed on a runtime with the replay scheduler)");
+  if (worker >= rt.workers.size())
+    throw std::out_of_range("locus::schedule::designate_after_next_spawn(" +
+                            std::to_string(worker) + "): expected a worker below " +
+                            std::to_string(rt.workers.size()));
+  const std::uint32_t head = locus::detail::schedule_slot(f.m_schedule);
+  if (head != f.m_level)
+    throw std::logic_error(
+        "locus::schedule::designate_after_next_spawn: the frame at level " +
+        std::to_string(f.m_level) +
+        " does not head its phase (its parent's continuation was not designated at its "
+        "spawn): a designated continuation's parent must itself have a stolen continuation");
+  p->workers[w->index()].designation = worker;
+}
+
+}  // namespace detail
+}  // namespace locus::schedule
