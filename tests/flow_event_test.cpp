@@ -4,6 +4,8 @@
 #include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 
+#include "flow_support.hpp"
+
 #include <atomic>
 #include <string>
 #include <thread>
@@ -12,23 +14,8 @@ namespace df = locus::dataflow;
 
 namespace {
 
-locus::config cfg(unsigned workers) {
-  locus::config c;
-  c.workers = workers;
-  c.topology = "sockets=2,cores=2";
-  c.places = "none";
-  return c;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const df::dataflow_error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using flow_test::cfg;
+using flow_test::error_of;
 
 locus::task<void> satisfy_later(df::event<int> e, int v) {
   e.satisfy(v);

@@ -5,6 +5,8 @@
 #include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 
+#include "flow_support.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -20,23 +22,8 @@ namespace df = locus::dataflow;
 
 namespace {
 
-locus::config cfg(unsigned workers, const char* places = "none") {
-  locus::config c;
-  c.workers = workers;
-  c.topology = "sockets=2,cores=2";
-  c.places = places;
-  return c;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const df::dataflow_error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using flow_test::cfg;
+using flow_test::error_of;
 
 std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "../../kernel.hpp"
+#include "../locus_replay.hpp"
 #include "../locus_rows.hpp"
 #include "common.hpp"
 
@@ -42,17 +43,6 @@ locus::task<void> step(instance* in, int t) {
 locus::task<void> solve(instance* in) {
   for (int t = 0; t < in->pr.nt; ++t)
     co_await step(in, t);
-}
-
-locus::schedule::replay_mode replay_mode_of(bench::schedule_mode m) {
-  switch (m) {
-    case bench::schedule_mode::stuws:
-      return locus::schedule::replay_mode::stuws;
-    case bench::schedule_mode::relws:
-      return locus::schedule::replay_mode::relws;
-    default:
-      return locus::schedule::replay_mode::stows;
-  }
 }
 
 /// Writes the initial value into `a` and zeros into `b`, interior rows, in tasks: the pages
@@ -99,7 +89,7 @@ bench::outcome heat_locus(const bench::args& a) {
       return;
     }
     for (int t = 0; t < in.pr.nt; ++t)
-      locus::schedule::run_replayed(*a.rt, step(&in, t), *tree, replay_mode_of(a.schedule));
+      locus::schedule::run_replayed(*a.rt, step(&in, t), *tree, bench::replay_mode_of(a.schedule));
   };
   return bench::measure(a.size, setup, body, heat_kernel::check);
 }

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "../../kernel.hpp"
+#include "../locus_replay.hpp"
 #include "common.hpp"
 
 namespace {
@@ -49,17 +50,6 @@ locus::task<void> copy(const instance* in) {
     co_await copy_once(in);
 }
 
-locus::schedule::replay_mode replay_mode_of(bench::schedule_mode m) {
-  switch (m) {
-    case bench::schedule_mode::stuws:
-      return locus::schedule::replay_mode::stuws;
-    case bench::schedule_mode::relws:
-      return locus::schedule::replay_mode::relws;
-    default:
-      return locus::schedule::replay_mode::stows;
-  }
-}
-
 }  // namespace
 
 bench::outcome memcpy_locus(const bench::args& a) {
@@ -76,7 +66,8 @@ bench::outcome memcpy_locus(const bench::args& a) {
       return;
     }
     for (unsigned r = 0; r < in.size.reps; ++r)
-      locus::schedule::run_replayed(*a.rt, copy_once(&in), *tree, replay_mode_of(a.schedule));
+      locus::schedule::run_replayed(*a.rt, copy_once(&in), *tree,
+                                    bench::replay_mode_of(a.schedule));
   };
   // The init phase, untimed, on the runtime's workers, right before the timed copy phase;
   // traced when the copy replays it.
