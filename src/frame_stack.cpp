@@ -76,21 +76,23 @@ void* frame_stack::allocate_slow(std::size_t total) {
       next = s;  // the last live frame was freed remotely meanwhile
       s->remote.store(0, std::memory_order_relaxed);
     } else {
-      m_retired.push_back(s);
+      retire(s);
       std::size_t retired = m_retired_bytes.load(std::memory_order_relaxed) + k_stacklet_bytes;
-      // Reuse a retired stacklet whose frames have all been freed, else make a new one.
-      for (std::size_t i = 0; i < m_retired.size(); ++i) {
-        stacklet* r = m_retired[i];
-        if (r->remote.load(std::memory_order_acquire) == 0) {
-          m_retired[i] = m_retired.back();
-          m_retired.pop_back();
-          retired -= k_stacklet_bytes;
-          next = r;
-          break;
+      // The spare first (left by a pop-back: empty; O(1), so a path oscillating across a
+      // boundary pays no scan), else a retired stacklet whose frames have all been freed, else
+      // a new one.
+      if (m_spare != nullptr) {
+        next = std::exchange(m_spare, nullptr);
+      } else {
+        for (stacklet* r : m_retired) {
+          if (r->remote.load(std::memory_order_acquire) == 0) {
+            unretire(r);
+            retired -= k_stacklet_bytes;
+            next = r;
+            break;
+          }
         }
       }
-      if (next == nullptr && m_spare != nullptr)
-        next = std::exchange(m_spare, nullptr);  // left by a pop-back: empty
       // Before the switch (see switch_to): a reader may over-count, never under-count.
       m_retired_bytes.store(retired, std::memory_order_relaxed);
       if (next == nullptr) next = new_stacklet();
@@ -110,8 +112,9 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   // acquire on remote: the remote frees counted there happened before (their blocks are dead).
   const bool pop_back = r->owner == this && p + bytes == r->top.load(std::memory_order_relaxed) &&
                         c->local_live + c->remote.load(std::memory_order_acquire) == 0;
-  const auto it = pop_back ? std::find(m_retired.begin(), m_retired.end(), r) : m_retired.end();
-  if (it == m_retired.end()) {
+  // A stacklet of this stack other than the current one is retired (the spare holds no
+  // frame): the index check only guards the invariant.
+  if (!pop_back || r->retired_index >= m_retired.size() || m_retired[r->retired_index] != r) {
     free_remote(h);
     return;
   }
@@ -124,8 +127,7 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   char* const top = live == 0 ? r->base() : p;
   r->top.store(top, std::memory_order_relaxed);
   r->hwm.store(top, std::memory_order_relaxed);
-  *it = m_retired.back();
-  m_retired.pop_back();
+  unretire(r);
   // Switch before the retired bytes shrink: a reader may over-count, never under-count.
   m_current.store(r, std::memory_order_release);
   m_retired_bytes.store(m_retired_bytes.load(std::memory_order_relaxed) - k_stacklet_bytes,
@@ -134,6 +136,18 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
     m_spare = c;  // kept, ready for the next crossing (free space: not counted as held)
   else
     free_stacklet(c);  // one spare is enough: give the second empty stacklet back
+}
+
+void frame_stack::retire(stacklet* s) {
+  s->retired_index = static_cast<std::uint32_t>(m_retired.size());
+  m_retired.push_back(s);
+}
+
+void frame_stack::unretire(stacklet* s) noexcept {
+  stacklet* last = m_retired.back();
+  m_retired[s->retired_index] = last;
+  last->retired_index = s->retired_index;
+  m_retired.pop_back();
 }
 
 std::size_t frame_stack::held_bytes() const noexcept {

@@ -126,6 +126,7 @@ struct stacklet {
   char* end = nullptr;
   std::atomic<char*> hwm{nullptr};  ///< highest top while current (see "Peak bytes" above)
   const void* owner = nullptr;      ///< the frame_stack that made it (written once)
+  std::uint32_t retired_index = 0;  ///< owner-only: its index in m_retired while retired
   [[nodiscard]] char* base() const noexcept {
     return reinterpret_cast<char*>(const_cast<stacklet*>(this)) + k_block_header * 4;
   }
@@ -218,6 +219,10 @@ class frame_stack {
   /// Owner thread, a block not on the current stacklet: pop back to its stacklet (see
   /// "Pop-back") or count it as a remote free.
   void deallocate_other(block_header* h) noexcept;
+  /// m_retired with O(1) removal: each retired stacklet knows its index (a pop-back must not
+  /// scan thousands of retired stacklets on a deep path that oscillates across a boundary).
+  void retire(stacklet* s);
+  void unretire(stacklet* s) noexcept;
   [[nodiscard]] stacklet* new_stacklet();
   /// Start allocating from `s` (empty: no live frame), poisoning its space again.
   void switch_to(stacklet* s) noexcept;
