@@ -13,6 +13,7 @@ stacklet* frame_stack::new_stacklet() {
   if (mem == nullptr) throw std::bad_alloc();
   auto* s = new (mem) stacklet();
   s->owner = this;
+  m_owned.store(m_owned.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   s->top.store(s->base(), std::memory_order_relaxed);
   s->hwm.store(s->base(), std::memory_order_relaxed);
   s->end = static_cast<char*>(mem) + k_stacklet_bytes;
@@ -28,13 +29,17 @@ void free_stacklet(stacklet* s) noexcept {
 }
 }  // namespace
 
-frame_stack::frame_stack() : m_current(new_stacklet()) {}
+// In the body, not the initializer list: new_stacklet() counts into m_owned, declared later.
+frame_stack::frame_stack() {
+  m_current.store(new_stacklet(), std::memory_order_relaxed);
+}
 
 frame_stack::~frame_stack() {
   // By the time a runtime shuts down every frame has been destroyed: frames are owned by
   // tasks, futures or finish scopes that complete inside run(). Free all stacklets.
   free_stacklet(m_current.load(std::memory_order_relaxed));
-  if (m_spare != nullptr) free_stacklet(m_spare);
+  while (m_spares != nullptr)
+    free_stacklet(std::exchange(m_spares, m_spares->next_spare));
   for (stacklet* s : m_retired)
     free_stacklet(s);
 }
@@ -78,11 +83,11 @@ void* frame_stack::allocate_slow(std::size_t total) {
     } else {
       retire(s);
       std::size_t retired = m_retired_bytes.load(std::memory_order_relaxed) + k_stacklet_bytes;
-      // The spare first (left by a pop-back: empty; O(1), so a path oscillating across a
+      // A spare first (left by a pop-back: empty; O(1), so a path oscillating across a
       // boundary pays no scan), else a retired stacklet whose frames have all been freed, else
       // a new one.
-      if (m_spare != nullptr) {
-        next = std::exchange(m_spare, nullptr);
+      if (m_spares != nullptr) {
+        next = std::exchange(m_spares, m_spares->next_spare);
       } else {
         for (stacklet* r : m_retired) {
           if (r->remote.load(std::memory_order_acquire) == 0) {
@@ -112,7 +117,7 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   // acquire on remote: the remote frees counted there happened before (their blocks are dead).
   const bool pop_back = r->owner == this && p + bytes == r->top.load(std::memory_order_relaxed) &&
                         c->local_live + c->remote.load(std::memory_order_acquire) == 0;
-  // A stacklet of this stack other than the current one is retired (the spare holds no
+  // A stacklet of this stack other than the current one is retired (spares hold no
   // frame): the index check only guards the invariant.
   if (!pop_back || r->retired_index >= m_retired.size() || m_retired[r->retired_index] != r) {
     free_remote(h);
@@ -132,10 +137,9 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   m_current.store(r, std::memory_order_release);
   m_retired_bytes.store(m_retired_bytes.load(std::memory_order_relaxed) - k_stacklet_bytes,
                         std::memory_order_relaxed);
-  if (m_spare == nullptr)
-    m_spare = c;  // kept, ready for the next crossing (free space: not counted as held)
-  else
-    free_stacklet(c);  // one spare is enough: give the second empty stacklet back
+  // Kept for the next crossing (free space: not counted as held; see "Spares").
+  c->next_spare = m_spares;
+  m_spares = c;
 }
 
 void frame_stack::retire(stacklet* s) {

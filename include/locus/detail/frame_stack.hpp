@@ -26,16 +26,24 @@
 // top block of one of its own retired stacklets while its current stacklet holds no live
 // frame, R becomes current again: its live count comes back from `remote` by one exchange
 // (remote frees racing with it land either before, in the count taken, or after, as negative
-// `remote`: the invariant above holds again), its top drops to the freed block, and C is kept
-// as the spare, the next stacklet the owner switches to. A path oscillating across a boundary
-// therefore costs two stacklets, not one more per crossing.
+// `remote`: the invariant above holds again), its top drops to the freed block, and C goes
+// to the spares, the empty stacklets the owner switches to before it makes a new one. A path
+// oscillating across a boundary therefore costs two stacklets, not one more per crossing.
+//
+// Spares are kept, all of them, on an intrusive list (LIFO: the last one left is the warmest).
+// A deep path that retracts across k boundaries leaves k empty stacklets; freeing them (as the
+// first version did, keeping one) made a steal-heavy run (PDFS: ~3,000 crossings a run) give
+// its stacklets back to the C library and fault fresh pages in for the next growth, about 50%
+// slower. Kept, the stack never owns more stacklets than it held at its peak, which is what
+// the reclamation of retired stacklets did before pop-back too. They are given back when the
+// stack is destroyed (with the runtime).
 //
 // Layout: stacklets are k_stacklet_bytes long and aligned to their size, so a frame finds its
 // stacklet by masking its address. Each block has a 16-byte header (size, heap flag) so that
 // frames too large for a stacklet, or made outside a worker, go to the global heap.
 //
 // Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets in full
-// plus the used part of the current one (the spare, free space ready for use, counts as the
+// plus the used part of the current one (the spares, free space ready for use, count as the
 // current one's free tail does: not at all) (top, m_current and m_retired_bytes are written by
 // the
 // owner only, as relaxed atomics so that other threads may read them: a plain mov). The peak
@@ -127,6 +135,7 @@ struct stacklet {
   std::atomic<char*> hwm{nullptr};  ///< highest top while current (see "Peak bytes" above)
   const void* owner = nullptr;      ///< the frame_stack that made it (written once)
   std::uint32_t retired_index = 0;  ///< owner-only: its index in m_retired while retired
+  stacklet* next_spare = nullptr;   ///< owner-only: the spare list's link while a spare
   [[nodiscard]] char* base() const noexcept {
     return reinterpret_cast<char*>(const_cast<stacklet*>(this)) + k_block_header * 4;
   }
@@ -194,6 +203,10 @@ class frame_stack {
   /// Bytes held now: retired stacklets in full plus the used part of the current one. Any
   /// thread; exact when the owner is not allocating.
   [[nodiscard]] std::size_t held_bytes() const noexcept;
+  /// Stacklets this stack owns: the current one, the retired ones and the spares. Any thread.
+  [[nodiscard]] std::size_t stacklets_owned() const noexcept {
+    return m_owned.load(std::memory_order_relaxed);
+  }
   /// Restart the peak from the bytes held now. Any thread; calls must not overlap (the
   /// runtime's stats lock serializes them).
   void reset_peak() noexcept;
@@ -233,7 +246,8 @@ class frame_stack {
 
   std::atomic<stacklet*> m_current{nullptr};    ///< owner writes; readers: held_bytes()
   std::vector<stacklet*> m_retired;             ///< full stacklets with live frames (owner-only)
-  stacklet* m_spare = nullptr;                  ///< empty, next to switch to (owner-only)
+  stacklet* m_spares = nullptr;  ///< empty stacklets, LIFO through next_spare (owner-only)
+  std::atomic<std::size_t> m_owned{0};  ///< owner writes (new_stacklet): stacklets_owned()
   std::atomic<std::size_t> m_retired_bytes{0};  ///< owner writes; readers: held_bytes()
   std::uint64_t m_reset_seen = 0;               ///< owner: the reset epoch it last folded at
   std::atomic<std::size_t> m_folded_peak{0};    ///< owner writes: peak of finished stretches
