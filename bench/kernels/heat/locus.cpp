@@ -52,21 +52,24 @@ locus::task<void> solve(instance* in) {
     co_await step(in, t);
 }
 
+/// Rows [lo, hi) of the first touch: the initial value into `a`, zeros into `b`.
+void init_rows(const heat_kernel::problem& pr, double* a, double* b, int lo, int hi) {
+  for (int i = lo; i < hi; ++i) {
+    const double sx = std::sin(i * pr.dx);
+    for (int j = 1; j < pr.ny - 1; ++j) {
+      a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
+      b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
+    }
+  }
+}
+
 /// Writes the initial value into `a` and zeros into `b`, interior rows, in tasks: the pages
 /// are first touched (and so homed) by the workers that will step them.
 locus::task<void> first_touch(instance* in) {
   const heat_kernel::problem& pr = in->pr;
   double* a = in->g.a.data();
   double* b = in->g.b.data();
-  const auto leaf = [&pr, a, b](int lo, int hi) {
-    for (int i = lo; i < hi; ++i) {
-      const double sx = std::sin(i * pr.dx);
-      for (int j = 1; j < pr.ny - 1; ++j) {
-        a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
-        b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
-      }
-    }
-  };
+  const auto leaf = [&pr, a, b](int lo, int hi) { init_rows(pr, a, b, lo, hi); };
   const std::array<locus::data_range, 2> data{
       bench::rows_of(a, pr.ny, 1, pr.nx - 1, locus::access::write),
       bench::rows_of(b, pr.ny, 1, pr.nx - 1, locus::access::write)};
@@ -98,13 +101,7 @@ locus::task<void> designed(instance* in, int t, unsigned workers) {
     }
     touch_rows(a, pr.ny, lo, hi, locus::access::write);
     touch_rows(b, pr.ny, lo, hi, locus::access::write);
-    for (int i = lo; i < hi; ++i) {
-      const double sx = std::sin(i * pr.dx);
-      for (int j = 1; j < pr.ny - 1; ++j) {
-        a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
-        b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
-      }
-    }
+    init_rows(pr, a, b, lo, hi);
   };
   return bench::block_partition(1, pr->nx - 1, workers, share);
 }
