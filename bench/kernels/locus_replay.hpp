@@ -6,7 +6,10 @@
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -70,6 +73,31 @@ class replayed_phases {
   schedule_mode m_mode;
   std::optional<locus::schedule::steal_tree> m_tree;
 };
+
+/// The options of the loop mode: the paper's defaults (at most 5 RelWS iterations, stop when
+/// neither time nor idle time improves by 2%), or, with LOCUS_BENCH_LOOP_FIXED=N in the
+/// environment, exactly N iterations (no convergence test: for measuring how the refined
+/// schedules grow).
+[[nodiscard]] inline locus::schedule::locality_loop_options loop_options() {
+  locus::schedule::locality_loop_options o;
+  if (const char* fixed = std::getenv("LOCUS_BENCH_LOOP_FIXED")) {
+    const long n = std::strtol(fixed, nullptr, 10);
+    if (n > 0) {
+      o.max_iterations = static_cast<unsigned>(n);
+      o.min_gain = -1e12;  // every iteration counts as an improvement
+    }
+  }
+  return o;
+}
+
+/// What the loop mode adds to a run's detail: iterations, and the size of the schedule it
+/// settled on (nodes, KiB per worker: the paper's steal-tree memory table).
+[[nodiscard]] inline std::string loop_detail(const locus::schedule::locality_loop_result& r) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "; loop iterations %u, schedule %zu nodes, %.3f KiB/worker",
+                r.iterations, r.schedule.size(), r.schedule.memory().kib_per_worker());
+  return buf;
+}
 
 namespace detail {
 

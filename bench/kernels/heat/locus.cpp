@@ -113,7 +113,7 @@ bench::outcome heat_locus(const bench::args& a) {
   const bool replay = a.schedule != bench::schedule_mode::random && !traced;
   const bool design = a.schedule == bench::schedule_mode::designed;
   std::optional<locus::schedule::steal_tree> tree;  // the first touch's schedule (replay only)
-  unsigned loop_iterations = 0;
+  std::string loop_detail;                          // the loop mode's iterations and schedule size
   // The loop's redistributions write fresh grids (the paper's initializer copies the data;
   // rewriting the old grids would home nothing anew); the grids replaced stay allocated until
   // the run ends, so no later allocation reuses their pages.
@@ -135,9 +135,10 @@ bench::outcome heat_locus(const bench::args& a) {
         first = false;
         return first_touch(&in);
       };
-      auto r = locus::schedule::locality_loop(*a.rt, fresh_touch, [&in] { return step(&in, 0); });
+      auto r = locus::schedule::locality_loop(
+          *a.rt, fresh_touch, [&in] { return step(&in, 0); }, bench::loop_options());
+      loop_detail = bench::loop_detail(r);
       tree.emplace(std::move(r.schedule));
-      loop_iterations = r.iterations;
     } else if (design) {
       tree.emplace(locus::schedule::run_designed(*a.rt, designed(&in, -1, a.workers)).tree);
     } else if (replay) {
@@ -166,6 +167,6 @@ bench::outcome heat_locus(const bench::args& a) {
     }
   };
   bench::outcome out = bench::measure(a.size, setup, body, heat_kernel::check);
-  if (loop_iterations != 0) out.detail += "; loop iterations " + std::to_string(loop_iterations);
+  out.detail += loop_detail;
   return out;
 }

@@ -110,7 +110,7 @@ bench::outcome memcpy_locus(const bench::args& a) {
   // The init phase, untimed, on the runtime's workers, right before the timed copy phase;
   // traced when the copy replays it (loop: the whole locality loop, which ends with the data
   // where its schedule puts the copy).
-  unsigned loop_iterations = 0;
+  std::string loop_detail;  // the loop mode's iterations and schedule size
   // The loop's redistributions: the paper's fork/join initializer copies the data into fresh
   // memory, whose first touch follows the refined schedule (rewriting the old arrays would
   // home nothing anew). The arrays replaced stay allocated until the run ends, so no later
@@ -127,10 +127,10 @@ bench::outcome memcpy_locus(const bench::args& a) {
         first = false;
         return init(&data);
       };
-      auto r =
-          locus::schedule::locality_loop(*a.rt, fresh_init, [&data] { return copy_once(&data); });
+      auto r = locus::schedule::locality_loop(
+          *a.rt, fresh_init, [&data] { return copy_once(&data); }, bench::loop_options());
+      loop_detail = bench::loop_detail(r);
       tree.emplace(std::move(r.schedule));
-      loop_iterations = r.iterations;
     } else if (design) {
       tree.emplace(locus::schedule::run_designed(*a.rt, designed(&data, a.workers, true)).tree);
     } else if (replay) {
@@ -142,6 +142,6 @@ bench::outcome memcpy_locus(const bench::args& a) {
     timed();
   };
   bench::outcome out = bench::measure(a.size, setup, body, memcpy_kernel::check, init_then_time);
-  if (loop_iterations != 0) out.detail += "; loop iterations " + std::to_string(loop_iterations);
+  out.detail += loop_detail;
   return out;
 }

@@ -28,7 +28,17 @@ locality)
   for ks in memcpy:8MiBx4 memcpy:64MiBx4 heat:1024x1024x20 fdtd:500x600x10 floyd:256 cg:S scan:4194304; do
     k=${ks%%:*}; s=${ks#*:}
     m=random,stows,stuws,relws
-    case $k in memcpy|heat) m=$m,loop,designed ;; esac
+    case $k in memcpy|heat) m=$m,loop,designed ;; loop5)
+  # Steal-tree size after exactly 5 RelWS iterations of the loop (memcpy, heat), 2 and 4 workers.
+  for w in 2 4; do
+    step loop5 w$w
+    LOCUS_BENCH_LOOP_FIXED=5 $B memcpy --size 64MiBx4 --runtime locus --workers $w --scheduler cilk \
+      --schedule loop --reps 1 --json $D/loop5-memcpy-w$w.json > /dev/null 2>&1 || true
+    LOCUS_BENCH_LOOP_FIXED=5 $B heat --size 2048x1024x50 --runtime locus --workers $w --scheduler cilk \
+      --schedule loop --reps 1 --json $D/loop5-heat-w$w.json > /dev/null 2>&1 || true
+  done
+  ;;
+esac
     step locality $k $s
     $B $k --size $s --runtime locus --workers 16 --topology sockets=4,cores=4,l3=6MiB \
       --accounting --scheduler cilk --schedule $m --reps 1 \
