@@ -318,7 +318,7 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
                   (nqueens: N, or N:nocutoff for the variant without a
                   sequential cutoff, where every legal placement is a task)
 --runtime R,...   serial, locus, tbb, omp, omp-tasks, starpu, blas   [serial, locus and
-                  the peers built; omp-tasks (OpenMP tasks: memcpy, heat), starpu and blas
+                  the peers built; omp-tasks (OpenMP tasks: the replaying kernels), starpu and blas
                   only for the kernels that have them (cholesky)]
 --policy P,...    work-first, help-first, adaptive (locus only)     [LOCUS_POLICY or adaptive]
 --victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]

@@ -30,4 +30,24 @@ void omp_tasks_for(long lo, long hi, long leaf, const F& f) {
   omp_single([&] { omp_split(lo, hi, leaf, f); });
 }
 
+/// omp_split's reduction: the sum (operator+) of f(lo, hi) over the leaves, combined along the
+/// split tree (the locus kernels' parallel_reduce tree, so the sums match theirs bit for bit).
+template <class T, class F>
+T omp_split_reduce(long lo, long hi, long leaf, const F& f) {
+  if (hi - lo <= leaf) return f(lo, hi);
+  const long mid = lo + (hi - lo) / 2;
+  T left{};
+#pragma omp task firstprivate(lo, mid, leaf) shared(f, left)
+  left = omp_split_reduce<T>(lo, mid, leaf, f);
+  const T right = omp_split_reduce<T>(mid, hi, leaf, f);
+#pragma omp taskwait
+  return left + right;
+}
+
+/// One parallel region computing omp_split_reduce(lo, hi, leaf, f) from one thread.
+template <class T, class F>
+T omp_tasks_reduce(long lo, long hi, long leaf, const F& f) {
+  return omp_single([&] { return omp_split_reduce<T>(lo, hi, leaf, f); });
+}
+
 }  // namespace bench
