@@ -30,7 +30,21 @@ namespace bench {
 /// kernel's setup phase (its first touch) and replay that steal tree for the timed phase under
 /// the replay mode of the same name (locus/schedule/replay.hpp), on a runtime whose scheduler
 /// is the replay scheduler. Only kernels registered with `replays` accept them.
-enum class schedule_mode : std::uint8_t { random, stows, stuws, relws };
+///
+/// Two more modes, for the kernels registered with `designs` as well: loop runs the paper's
+/// iterative RelWS locality loop (schedule::locality_loop) on the setup phase and one timed
+/// phase's kernel, untimed, and replays the schedule it settles on under stows for the timed
+/// phase; designed runs setup and every timed phase under a user-designed schedule
+/// (schedule::run_designed, stuws): a block partition, worker w the w-th contiguous share.
+///
+/// traced measures what recording costs: the runtime's own scheduler (as random), every timed
+/// phase run under schedule::run_traced, nothing replayed.
+enum class schedule_mode : std::uint8_t { random, stows, stuws, relws, loop, designed, traced };
+
+/// Whether `m` is one of the modes only `designs` kernels run (loop, designed).
+[[nodiscard]] constexpr bool needs_design(schedule_mode m) noexcept {
+  return m == schedule_mode::loop || m == schedule_mode::designed;
+}
 
 /// What a kernel run receives. `size` is already resolved from "small"/"default" to the
 /// kernel's own value (e.g. "35", "T1", "S", "1000x1000").

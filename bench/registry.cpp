@@ -6,12 +6,13 @@
 // which registry() reports as "not implemented". This only works when the kernel objects are
 // linked directly (the CMake OBJECT library locus_kernels), never from a static archive,
 // because a weak undefined reference does not pull an archive member into the link.
-#define LOCUS_BENCH_DECLARE_KERNEL(id)                                  \
-  __attribute__((weak)) bench::outcome id##_serial(const bench::args&); \
-  __attribute__((weak)) bench::outcome id##_locus(const bench::args&);  \
-  __attribute__((weak)) bench::outcome id##_tbb(const bench::args&);    \
-  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);    \
-  __attribute__((weak)) bench::outcome id##_starpu(const bench::args&); \
+#define LOCUS_BENCH_DECLARE_KERNEL(id)                                     \
+  __attribute__((weak)) bench::outcome id##_serial(const bench::args&);    \
+  __attribute__((weak)) bench::outcome id##_locus(const bench::args&);     \
+  __attribute__((weak)) bench::outcome id##_tbb(const bench::args&);       \
+  __attribute__((weak)) bench::outcome id##_omp(const bench::args&);       \
+  __attribute__((weak)) bench::outcome id##_omp_tasks(const bench::args&); \
+  __attribute__((weak)) bench::outcome id##_starpu(const bench::args&);    \
   __attribute__((weak)) bench::outcome id##_blas(const bench::args&);
 
 LOCUS_BENCH_DECLARE_KERNEL(fib)
@@ -42,7 +43,7 @@ namespace {
 #define LOCUS_BENCH_KERNEL(name, id, small, dflt, description)                            \
   kernel_info {                                                                           \
     name, #id, small, dflt, description, &id##_serial, &id##_locus, &id##_tbb, &id##_omp, \
-        &id##_starpu, &id##_blas                                                          \
+        &id##_omp_tasks, &id##_starpu, &id##_blas                                         \
   }
 
 std::vector<kernel_info> make_registry() {
@@ -77,9 +78,12 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
-  // The kernels whose locus version replays its setup's steal tree (--schedule).
+  // The kernels whose locus version replays its setup's steal tree (--schedule), and those
+  // that also run the locality loop and a designed schedule.
   for (auto& k : out) {
-    if (k.name == "memcpy" || k.name == "heat") k.replays = true;
+    k.replays = k.name == "memcpy" || k.name == "heat" || k.name == "fdtd" || k.name == "floyd" ||
+                k.name == "cg" || k.name == "scan";
+    k.designs = k.name == "memcpy" || k.name == "heat";
   }
   return out;
 }
@@ -98,6 +102,8 @@ kernel_fn kernel_info::implementation(runtime_kind rt) const noexcept {
       return runtime_built(rt) ? tbb : nullptr;
     case runtime_kind::omp:
       return runtime_built(rt) ? omp : nullptr;
+    case runtime_kind::omp_tasks:
+      return runtime_built(rt) ? omp_tasks : nullptr;
     case runtime_kind::starpu:
       return runtime_built(rt) ? starpu : nullptr;
     case runtime_kind::blas:
@@ -136,6 +142,7 @@ bool runtime_built(runtime_kind rt) noexcept {
       return false;
 #endif
     case runtime_kind::omp:
+    case runtime_kind::omp_tasks:
 #ifdef LOCUS_HAVE_OPENMP
       return true;
 #else
@@ -167,6 +174,8 @@ std::string_view to_string(runtime_kind rt) noexcept {
       return "tbb";
     case runtime_kind::omp:
       return "omp";
+    case runtime_kind::omp_tasks:
+      return "omp-tasks";
     case runtime_kind::starpu:
       return "starpu";
     case runtime_kind::blas:

@@ -20,17 +20,21 @@ using kernel_fn = outcome (*)(const args&);
 /// The runtimes a kernel can be implemented for, in table order. starpu (StarPU) and blas (the
 /// threaded OpenBLAS routine on the whole problem, a vendor baseline) exist only for the kernels
 /// that suit them, e.g. cholesky.
-enum class runtime_kind { serial, locus, tbb, omp, starpu, blas };
+/// omp_tasks ("omp-tasks") is OpenMP with tasks (a recursive split of `omp task`s under one
+/// `single`, the task-parallel baseline beside omp's `parallel for schedule(static)`), for the
+/// kernels whose locus version replays schedules.
+enum class runtime_kind { serial, locus, tbb, omp, omp_tasks, starpu, blas };
 
 /// Every runtime, in table order.
-inline constexpr std::array all_runtimes = {runtime_kind::serial, runtime_kind::locus,
-                                            runtime_kind::tbb,    runtime_kind::omp,
-                                            runtime_kind::starpu, runtime_kind::blas};
+inline constexpr std::array all_runtimes = {
+    runtime_kind::serial,    runtime_kind::locus,  runtime_kind::tbb, runtime_kind::omp,
+    runtime_kind::omp_tasks, runtime_kind::starpu, runtime_kind::blas};
 
-/// Whether `rt` is one that only some kernels implement (starpu, blas): the default runtime
-/// list includes it only for those kernels, so other kernels' tables do not grow n/a rows.
+/// Whether `rt` is one that only some kernels implement (omp-tasks, starpu, blas): the default
+/// runtime list includes it only for those kernels, so other kernels' tables do not grow n/a
+/// rows.
 [[nodiscard]] constexpr bool only_some_kernels(runtime_kind rt) noexcept {
-  return rt == runtime_kind::starpu || rt == runtime_kind::blas;
+  return rt == runtime_kind::omp_tasks || rt == runtime_kind::starpu || rt == runtime_kind::blas;
 }
 
 /// A registered kernel.
@@ -42,13 +46,21 @@ struct kernel_info {
   std::string_view description;   ///< one line for --list
   kernel_fn serial = nullptr;
   kernel_fn locus = nullptr;
-  kernel_fn tbb = nullptr;     ///< null when absent or when the peers were not built
-  kernel_fn omp = nullptr;     ///< null when absent or when the peers were not built
-  kernel_fn starpu = nullptr;  ///< null when absent or when StarPU was not found
-  kernel_fn blas = nullptr;    ///< null when absent or when OpenBLAS was not found
+  kernel_fn tbb = nullptr;        ///< null when absent or when the peers were not built
+  kernel_fn omp = nullptr;        ///< null when absent or when the peers were not built
+  kernel_fn omp_tasks = nullptr;  ///< null when absent or when the peers were not built
+  kernel_fn starpu = nullptr;     ///< null when absent or when StarPU was not found
+  kernel_fn blas = nullptr;       ///< null when absent or when OpenBLAS was not found
   /// The locus implementation follows args::schedule (locus-bench --schedule stows, ...);
   /// false: it runs only under random stealing.
   bool replays = false;
+  /// The locus implementation also runs the loop and designed schedules (needs `replays`).
+  bool designs = false;
+
+  /// Whether the locus implementation runs under schedule `m`.
+  [[nodiscard]] bool runs(schedule_mode m) const noexcept {
+    return m == schedule_mode::random || (replays && (!needs_design(m) || designs));
+  }
 
   /// The implementation for `rt`, or null when there is none.
   [[nodiscard]] kernel_fn implementation(runtime_kind rt) const noexcept;
@@ -68,7 +80,7 @@ struct kernel_info {
 /// found; for blas, OpenBLAS, which cholesky also needs on every other runtime).
 [[nodiscard]] bool runtime_built(runtime_kind rt) noexcept;
 
-/// "serial", "locus", "tbb", "omp", "starpu", "blas".
+/// "serial", "locus", "tbb", "omp", "omp-tasks", "starpu", "blas".
 [[nodiscard]] std::string_view to_string(runtime_kind rt) noexcept;
 
 }  // namespace bench

@@ -108,9 +108,11 @@ TEST(bench_cli, parses_the_schedule_axis_in_both_forms_and_defaults_to_random) {
 
 TEST(bench_cli, rejects_bad_schedules_naming_the_known_ones) {
   EXPECT_EQ(error_of({"memcpy", "--schedule", "replay"}),
-            "--schedule: unknown schedule 'replay'; expected random, stows, stuws or relws");
+            "--schedule: unknown schedule 'replay'; expected random, stows, stuws, relws, loop, "
+            "designed or traced");
   EXPECT_EQ(error_of({"memcpy", "--schedule", "StOWS"}),
-            "--schedule: unknown schedule 'StOWS'; expected random, stows, stuws or relws");
+            "--schedule: unknown schedule 'StOWS'; expected random, stows, stuws, relws, loop, "
+            "designed or traced");
   EXPECT_EQ(error_of({"memcpy", "--schedule", "stows,"}),
             "--schedule: empty item in list 'stows,'");
   EXPECT_EQ(error_of({"memcpy", "--schedule="}), "--schedule: empty item in list ''");
@@ -175,8 +177,10 @@ TEST(bench_cli, names_round_trip) {
   for (auto rt : bench::all_runtimes) {
     EXPECT_EQ(bench::parse_runtime_name(bench::to_string(rt)), rt);
   }
-  for (auto m : {bench::schedule_mode::random, bench::schedule_mode::stows,
-                 bench::schedule_mode::stuws, bench::schedule_mode::relws}) {
+  for (auto m :
+       {bench::schedule_mode::random, bench::schedule_mode::stows, bench::schedule_mode::stuws,
+        bench::schedule_mode::relws, bench::schedule_mode::loop, bench::schedule_mode::designed,
+        bench::schedule_mode::traced}) {
     EXPECT_EQ(bench::parse_schedule_name(bench::schedule_name(m)), m);
   }
 }
@@ -201,7 +205,8 @@ TEST(bench_cli, error_messages_name_the_argument_and_what_was_expected) {
   EXPECT_EQ(error_of({"fib", "--victims", "nearest"}),
             "--victims: unknown victim policy 'nearest'; expected random or hierarchical");
   EXPECT_EQ(error_of({"fib", "--runtime", "cilk"}),
-            "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb, omp, starpu or blas");
+            "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb, omp, omp-tasks, "
+            "starpu or blas");
   EXPECT_EQ(error_of({"--child", "fib"}), "--child needs --result-fd");
 }
 

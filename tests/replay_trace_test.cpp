@@ -4,8 +4,12 @@
 
 #include <locus/schedule/steal_tree_io.hpp>
 
+#include <atomic>
+#include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "replay_support.hpp"
 #include "test_support.hpp"
@@ -139,6 +143,32 @@ TEST(ReplayTrace, VoidTasksAndTheDefaultScheduler) {
   }(&leaves));
   EXPECT_EQ(leaves.load(), 81);
   EXPECT_GE(r.tree.size(), 1u);
+}
+
+// A task that calls one spawning loop after another (an iterative kernel's time loop in one
+// task) is never picked up, so it keeps its phase and every loop's steals are recorded under
+// it at the same steal points. The extracted tree keeps the first steal of each point (no two
+// siblings share one), is valid, and replays.
+TEST(ReplayTrace, LoopsCalledFromOneTaskKeepTheFirstStealOfEachPoint) {
+  replay_test::replay_runtime rr(2);
+  auto loops = [](int count, std::atomic<long>* leaves) -> locus::task<long> {
+    long s = 0;
+    for (int i = 0; i < count; ++i)
+      s += co_await replay_test::wide(3, 4, 20000, leaves);
+    co_return s;
+  };
+  std::atomic<long> leaves{0};
+  auto r = run_traced(*rr.rt, loops(40, &leaves));
+  EXPECT_EQ(r.value, 40 * 64);
+  EXPECT_NO_THROW(r.tree.validate(locus::schedule::validity_rule::with_calls));
+  for (locus::schedule::node_id p = 0; p < r.tree.size(); ++p) {
+    std::set<std::pair<std::uint32_t, std::uint32_t>> points;
+    for (auto c : r.tree.children(p))
+      EXPECT_TRUE(points.insert({r.tree.node(c).level, r.tree.node(c).spawn_index}).second)
+          << "node " << c;
+  }
+  for (auto m : {locus::schedule::replay_mode::stows, locus::schedule::replay_mode::relws})
+    EXPECT_EQ(locus::schedule::run_replayed(*rr.rt, loops(40, &leaves), r.tree, m), 40 * 64);
 }
 
 }  // namespace

@@ -194,11 +194,12 @@ locus::victim_policy parse_victims_name(std::string_view s) {
 
 schedule_mode parse_schedule_name(std::string_view s) {
   for (auto m :
-       {schedule_mode::random, schedule_mode::stows, schedule_mode::stuws, schedule_mode::relws}) {
+       {schedule_mode::random, schedule_mode::stows, schedule_mode::stuws, schedule_mode::relws,
+        schedule_mode::loop, schedule_mode::designed, schedule_mode::traced}) {
     if (s == schedule_name(m)) return m;
   }
   throw cli_error("--schedule: unknown schedule '" + std::string(s) +
-                  "'; expected random, stows, stuws or relws");
+                  "'; expected random, stows, stuws, relws, loop, designed or traced");
 }
 
 runtime_kind parse_runtime_name(std::string_view s) {
@@ -206,7 +207,7 @@ runtime_kind parse_runtime_name(std::string_view s) {
     if (s == to_string(rt)) return rt;
   }
   throw cli_error("--runtime: unknown runtime '" + std::string(s) +
-                  "'; expected serial, locus, tbb, omp, starpu or blas");
+                  "'; expected serial, locus, tbb, omp, omp-tasks, starpu or blas");
 }
 
 std::string_view policy_name(locus::spawn_policy p) noexcept {
@@ -241,6 +242,12 @@ std::string_view schedule_name(schedule_mode m) noexcept {
       return "stuws";
     case schedule_mode::relws:
       return "relws";
+    case schedule_mode::loop:
+      return "loop";
+    case schedule_mode::designed:
+      return "designed";
+    case schedule_mode::traced:
+      return "traced";
   }
   return "?";
 }
@@ -310,8 +317,9 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --size S,...      the kernel's own size value, or small / default   [default]
                   (nqueens: N, or N:nocutoff for the variant without a
                   sequential cutoff, where every legal placement is a task)
---runtime R,...   serial, locus, tbb, omp, starpu, blas   [serial, locus and the peers
-                  built; starpu and blas only for the kernels that have them (cholesky)]
+--runtime R,...   serial, locus, tbb, omp, omp-tasks, starpu, blas   [serial, locus and
+                  the peers built; omp-tasks (OpenMP tasks: the replaying kernels), starpu and blas
+                  only for the kernels that have them (cholesky)]
 --policy P,...    work-first, help-first, adaptive (locus only)     [LOCUS_POLICY or adaptive]
 --victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]
 --workers N,...   worker counts (serial always runs once, at 1; blas: OpenBLAS threads)
@@ -319,7 +327,13 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --schedule M,...  locus only: random (the scheduler's own stealing, every phase on its
                   own), or stows, stuws, relws: trace the kernel's setup phase (its first
                   touch) and replay that steal tree for the timed phase in that mode, on the
-                  replay scheduler (kernels with a replay version: memcpy, heat)  [random]
+                  replay scheduler (kernels with a replay version: memcpy, heat, fdtd,
+                  floyd, cg, scan); loop: the iterative RelWS locality loop on setup and
+                  one kernel phase (untimed), then its schedule under stows; designed: a
+                  block partition designed by the kernel, under stuws (memcpy, heat;
+                  LOCUS_BENCH_LOOP_FIXED=N: the loop runs exactly N iterations);
+                  traced: random stealing with every timed phase traced (recording's
+                  cost; the replaying kernels)  [random]
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
 --timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]

@@ -49,7 +49,7 @@ cli_defaults environment_defaults() {
   if (runtime_built(runtime_kind::tbb)) d.runtimes.push_back(runtime_kind::tbb);
   if (runtime_built(runtime_kind::omp)) d.runtimes.push_back(runtime_kind::omp);
   // Listed for the kernels that implement them only (expand_grid drops the others).
-  for (auto rt : {runtime_kind::starpu, runtime_kind::blas}) {
+  for (auto rt : {runtime_kind::omp_tasks, runtime_kind::starpu, runtime_kind::blas}) {
     if (runtime_built(rt)) d.runtimes.push_back(rt);
   }
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);

@@ -30,9 +30,10 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   cfg.policy = c.policy;
   cfg.victims = c.victims;
   // A replayed schedule needs the replay scheduler installed (it schedules as Cilk does
-  // between the traced and replayed phases); random keeps the configured scheduler.
+  // between the traced and replayed phases); random and traced keep the configured scheduler
+  // (traced records on it: tracing works on any scheduler).
   std::shared_ptr<locus::schedule::replay_scheduler> replayer;
-  if (c.schedule != schedule_mode::random) {
+  if (c.schedule != schedule_mode::random && c.schedule != schedule_mode::traced) {
     replayer = locus::schedule::make_replay_scheduler();
     cfg.custom_scheduler = replayer->scheduler();
   }
@@ -79,7 +80,7 @@ void write_all(int fd, const std::string& s) {
 
 run_report execute(const bench_config& c) {
   if (c.schedule != schedule_mode::random &&
-      (c.runtime != runtime_kind::locus || !c.kernel->replays)) {
+      (c.runtime != runtime_kind::locus || !c.kernel->runs(c.schedule))) {
     throw std::runtime_error("--schedule " + std::string(schedule_name(c.schedule)) + ": " +
                              std::string(to_string(c.runtime)) + " " + std::string(c.kernel->name) +
                              " has no replay version");
@@ -98,6 +99,7 @@ run_report execute(const bench_config& c) {
 #endif
 #ifdef LOCUS_HAVE_OPENMP
     case runtime_kind::omp:
+    case runtime_kind::omp_tasks:
       return run_omp(c, fn);
 #endif
     default:

@@ -38,7 +38,8 @@ std::string bench_config::label() const {
 
 bool bench_config::implemented() const noexcept {
   return kernel != nullptr && kernel->implementation(runtime) != nullptr &&
-         (schedule == schedule_mode::random || kernel->replays);
+         (runtime != runtime_kind::locus ? schedule == schedule_mode::random
+                                         : kernel->runs(schedule));
 }
 
 namespace {

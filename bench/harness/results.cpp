@@ -73,6 +73,7 @@ std::string_view build_requirement(runtime_kind rt) noexcept {
     case runtime_kind::tbb:
       return "LOCUS_BENCH_PEERS=OFF or oneTBB not found";
     case runtime_kind::omp:
+    case runtime_kind::omp_tasks:
       return "LOCUS_BENCH_PEERS=OFF or OpenMP not found";
     case runtime_kind::starpu:
       return "LOCUS_BENCH_PEERS=OFF or StarPU (pkg-config starpu-1.3) not found";
@@ -87,17 +88,21 @@ std::string_view build_requirement(runtime_kind rt) noexcept {
 
 std::string not_implemented_detail(const bench_config& c) {
   std::string rt(to_string(c.runtime));
-  if (c.kernel->implementation(c.runtime) != nullptr && c.schedule != schedule_mode::random &&
-      !c.kernel->replays) {
-    return "n/a (not implemented): no replay version of " + std::string(c.kernel->name) +
-           " (--schedule " + std::string(schedule_name(c.schedule)) + ")";
+  if (c.kernel->implementation(c.runtime) != nullptr && !c.kernel->runs(c.schedule)) {
+    const char* what = needs_design(c.schedule) && c.kernel->replays ? "designed" : "replay";
+    return "n/a (not implemented): no " + std::string(what) + " version of " +
+           std::string(c.kernel->name) + " (--schedule " + std::string(schedule_name(c.schedule)) +
+           ")";
   }
   if (!runtime_built(c.runtime)) {
     return "n/a (not implemented): " + rt + " not built (" +
            std::string(build_requirement(c.runtime)) + ")";
   }
+  std::string file = rt;  // omp-tasks -> omp_tasks.cpp
+  for (char& ch : file)
+    if (ch == '-') ch = '_';
   return "n/a (not implemented): no " + rt + " implementation of " + std::string(c.kernel->name) +
-         " linked in (bench/kernels/" + std::string(c.kernel->name) + "/" + rt + ".cpp)";
+         " linked in (bench/kernels/" + std::string(c.kernel->name) + "/" + file + ".cpp)";
 }
 
 config_summary summarize(const bench_config& c, const std::vector<rep_result>& reps) {

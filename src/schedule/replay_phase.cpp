@@ -4,9 +4,11 @@
 // protocol).
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "replay_state.hpp"
 
@@ -206,13 +208,48 @@ steal_tree without_subtree(const steal_tree& t, node_id drop) {
   return out;
 }
 
-/// A traced tree that validate(with_calls) accepts. A trace of a random-stealing phase always
-/// is one. A trace of a replayed phase need not be: a donation takes the newest continuation,
-/// not the oldest, so a frame left behind on the donor's deque can later have a continuation
-/// stolen at the same (level, spawn index) as one donated before, under the same phase. The
-/// later steal (and what was stolen below it) is dropped: in a replay of the tree it runs
-/// where its frame runs. Each round drops one subtree, so this ends.
+/// `t` without every node that repeats the (level, spawn index) of an earlier sibling (in
+/// insertion order), and everything below those; `t` itself when there is none. One pass over
+/// each node's children, O(n log n).
+steal_tree without_repeats(steal_tree t) {
+  std::vector<bool> drop(t.size(), false);
+  bool any = false;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+  for (node_id p = 0; p < t.size(); ++p) {
+    seen.clear();
+    for (node_id c : t.children(p)) {
+      const steal_node& n = t.node(c);
+      if (!seen.insert({n.level, n.spawn_index}).second) drop[c] = any = true;
+    }
+  }
+  if (!any) return t;
+  const steal_node& r = t.root();
+  steal_tree out(t.worker_count(), r.worker, r.seq, r.level, t.topology());
+  std::vector<node_id> to_new(t.size(), k_no_node);
+  to_new[0] = 0;
+  for (node_id i = 1; i < t.size(); ++i) {
+    const steal_node& n = t.node(i);
+    if (drop[i] || to_new[n.parent] == k_no_node) continue;
+    to_new[i] = out.add_steal(to_new[n.parent], n.level, n.spawn_index, n.worker, n.seq, n.kind);
+  }
+  return out;
+}
+
+/// A traced tree that validate(with_calls) accepts. A trace of a random-stealing phase of a
+/// spawn-only program always is one. Two kinds of trace need not be, both with steals repeated
+/// at the same (level, spawn index) under one phase:
+///  - a replayed phase: a donation takes the newest continuation, not the oldest, so a frame
+///    left behind on the donor's deque can later have a continuation stolen at the same
+///    (level, spawn index) as one donated before;
+///  - a task that calls (co_await task) spawning loops one after the other (an iterative
+///    kernel's time loop in one task): the calling frame is never picked up, so it keeps the
+///    phase it had, and every loop's steals are recorded under that phase at the same points.
+/// The later steal (and what was stolen below it) is dropped: in a replay of the tree it runs
+/// where its frame runs. All repeats go in one pass (without_repeats; dropping one per
+/// validation round was quadratic, a third of cg W's traced time); any other fault is dropped
+/// one subtree per round, so this ends.
 steal_tree valid_trace(steal_tree t) {
+  t = without_repeats(std::move(t));
   for (;;) {
     try {
       t.validate(validity_rule::with_calls);

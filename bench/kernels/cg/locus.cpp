@@ -9,12 +9,17 @@
 // serial steps between the loops (scalars only) touch no arrays. The setup copies the matrix
 // and writes the vectors' initial values in tasks of the same blocks, untimed: they
 // first-touch (home) every array the loops read.
+//
+// --schedule stows / stuws / relws (issue 8): the first touch is traced, and every vector loop
+// is a phase of its own that replays it in the mode (a loop of the same blocks: the template
+// fits), the scalar steps between them on the calling thread.
 #include <locus/locus.hpp>
 
 #include <cmath>
 
 #include "../../kernel.hpp"
 #include "../locus_blocks.hpp"
+#include "../locus_replay.hpp"
 #include "common.hpp"
 
 namespace {
@@ -50,10 +55,12 @@ locus::task<T> reduce(state s, Map map, Declare declare) {
   co_return co_await bench::reduce_declared<T>(0, s.n, block_rows, &map, &combine, &declare);
 }
 
-/// One conj_grad call; returns NPB's ||x - A z||.
-locus::task<double> conj_grad(state s) {
-  const int n = s.n;
-  double rho = co_await reduce<double>(
+// The vector loops, one task each: awaited in one task by solve() (random), or each a phase
+// of its own replaying the first touch's schedule (solve_phases, the replay modes).
+
+/// q = z = 0, r = p = x; returns rho = r.r.
+locus::task<double> start(state s) {
+  return reduce<double>(
       s, [s](int lo, int hi) { return start_block(s, lo, hi); },
       [s](int lo, int hi) {
         ranges<5> r;
@@ -62,39 +69,50 @@ locus::task<double> conj_grad(state s) {
         slice(r, s.x, lo, hi, access::read);
         return r;
       });
-  for (int it = 0; it < cg_iterations; ++it) {
-    const double d = co_await reduce<double>(
-        s, [s](int lo, int hi) { return multiply_block(s, s.p, s.q, s.p, lo, hi); },
-        [s](int lo, int hi) {
-          ranges<5> r;
-          rows_of_a(r, s, lo, hi, access::read, s.rowstr);
-          slice(r, s.p, 0, s.n, access::read);  // gathered; includes p[lo, hi), the weights
-          slice(r, s.q, lo, hi, access::write);
-          return r;
-        });
-    const double alpha = rho / d;
-    const double rho0 = rho;
-    rho = co_await reduce<double>(
-        s, [s, alpha](int lo, int hi) { return step_block(s, alpha, lo, hi); },
-        [s](int lo, int hi) {
-          ranges<4> r;
-          slice(r, s.z, lo, hi, access::read_write);
-          slice(r, s.r, lo, hi, access::read_write);
-          slice(r, s.p, lo, hi, access::read);
-          slice(r, s.q, lo, hi, access::read);
-          return r;
-        });
-    const double beta = rho / rho0;
-    const auto direction = [s, beta](int lo, int hi) { direction_block(s, beta, lo, hi); };
-    const auto direction_data = [s](int lo, int hi) {
-      ranges<2> r;
-      slice(r, s.p, lo, hi, access::read_write);
-      slice(r, s.r, lo, hi, access::read);
-      return r;
-    };
-    co_await bench::for_declared(0, n, block_rows, &direction, &direction_data);
-  }
-  const double sum = co_await reduce<double>(
+}
+
+/// q = A p; returns p.q.
+locus::task<double> multiply(state s) {
+  return reduce<double>(
+      s, [s](int lo, int hi) { return multiply_block(s, s.p, s.q, s.p, lo, hi); },
+      [s](int lo, int hi) {
+        ranges<5> r;
+        rows_of_a(r, s, lo, hi, access::read, s.rowstr);
+        slice(r, s.p, 0, s.n, access::read);  // gathered; includes p[lo, hi), the weights
+        slice(r, s.q, lo, hi, access::write);
+        return r;
+      });
+}
+
+/// z += alpha p, r -= alpha q; returns the new rho = r.r.
+locus::task<double> update(state s, double alpha) {
+  return reduce<double>(
+      s, [s, alpha](int lo, int hi) { return step_block(s, alpha, lo, hi); },
+      [s](int lo, int hi) {
+        ranges<4> r;
+        slice(r, s.z, lo, hi, access::read_write);
+        slice(r, s.r, lo, hi, access::read_write);
+        slice(r, s.p, lo, hi, access::read);
+        slice(r, s.q, lo, hi, access::read);
+        return r;
+      });
+}
+
+/// p = r + beta p.
+locus::task<void> direction(state s, double beta) {
+  const auto leaf = [s, beta](int lo, int hi) { direction_block(s, beta, lo, hi); };
+  const auto data = [s](int lo, int hi) {
+    ranges<2> r;
+    slice(r, s.p, lo, hi, access::read_write);
+    slice(r, s.r, lo, hi, access::read);
+    return r;
+  };
+  co_await bench::for_declared(0, s.n, block_rows, &leaf, &data);
+}
+
+/// r = A z; returns ||x - r||^2.
+locus::task<double> residual(state s) {
+  return reduce<double>(
       s, [s](int lo, int hi) { return residual_block(s, lo, hi); },
       [s](int lo, int hi) {
         ranges<6> r;
@@ -104,7 +122,42 @@ locus::task<double> conj_grad(state s) {
         slice(r, s.x, lo, hi, access::read);
         return r;
       });
-  co_return std::sqrt(sum);
+}
+
+/// x.z and z.z.
+locus::task<norms> norms_of(state s) {
+  return reduce<norms>(
+      s, [s](int lo, int hi) { return norms_block(s, lo, hi); },
+      [s](int lo, int hi) {
+        ranges<2> r;
+        slice(r, s.x, lo, hi, access::read);
+        slice(r, s.z, lo, hi, access::read);
+        return r;
+      });
+}
+
+/// x = scale z.
+locus::task<void> normalize(state s, double scale) {
+  const auto leaf = [s, scale](int lo, int hi) { normalize_block(s, scale, lo, hi); };
+  const auto data = [s](int lo, int hi) {
+    ranges<2> r;
+    slice(r, s.x, lo, hi, access::write);
+    slice(r, s.z, lo, hi, access::read);
+    return r;
+  };
+  co_await bench::for_declared(0, s.n, block_rows, &leaf, &data);
+}
+
+/// One conj_grad call; returns NPB's ||x - A z||.
+locus::task<double> conj_grad(state s) {
+  double rho = co_await start(s);
+  for (int it = 0; it < cg_iterations; ++it) {
+    const double alpha = rho / co_await multiply(s);
+    const double rho0 = rho;
+    rho = co_await update(s, alpha);
+    co_await direction(s, rho / rho0);
+  }
+  co_return std::sqrt(co_await residual(s));
 }
 
 /// NPB's outer loop; returns zeta and stores the last residual norm in *rnorm.
@@ -112,26 +165,32 @@ locus::task<double> solve(state s, int niter, double shift, double* rnorm) {
   double zeta = 0;
   for (int it = 0; it < niter; ++it) {
     *rnorm = co_await conj_grad(s);
-    const norms nm = co_await reduce<norms>(
-        s, [s](int lo, int hi) { return norms_block(s, lo, hi); },
-        [s](int lo, int hi) {
-          ranges<2> r;
-          slice(r, s.x, lo, hi, access::read);
-          slice(r, s.z, lo, hi, access::read);
-          return r;
-        });
+    const norms nm = co_await norms_of(s);
     zeta = shift + 1.0 / nm.xz;
-    const double scale = 1.0 / std::sqrt(nm.zz);
-    const auto normalize = [s, scale](int lo, int hi) { normalize_block(s, scale, lo, hi); };
-    const auto normalize_data = [s](int lo, int hi) {
-      ranges<2> r;
-      slice(r, s.x, lo, hi, access::write);
-      slice(r, s.z, lo, hi, access::read);
-      return r;
-    };
-    co_await bench::for_declared(0, s.n, block_rows, &normalize, &normalize_data);
+    co_await normalize(s, 1.0 / std::sqrt(nm.zz));
   }
   co_return zeta;
+}
+
+/// solve() with every vector loop a phase of its own (the replay modes); the scalar steps
+/// between them run on the calling thread.
+double solve_phases(bench::replayed_phases& phases, state s, int niter, double shift,
+                    double* rnorm) {
+  double zeta = 0;
+  for (int it = 0; it < niter; ++it) {
+    double rho = phases.phase(start(s));
+    for (int i = 0; i < cg_iterations; ++i) {
+      const double alpha = rho / phases.phase(multiply(s));
+      const double rho0 = rho;
+      rho = phases.phase(update(s, alpha));
+      phases.phase(direction(s, rho / rho0));
+    }
+    *rnorm = std::sqrt(phases.phase(residual(s)));
+    const norms nm = phases.phase(norms_of(s));
+    zeta = shift + 1.0 / nm.xz;
+    phases.phase(normalize(s, 1.0 / std::sqrt(nm.zz)));
+  }
+  return zeta;
 }
 
 /// Copies rows of `built` into the instance's matrix and writes the vectors' initial values
@@ -168,16 +227,18 @@ locus::task<void> first_touch(state s, const matrix* built) {
 }  // namespace
 
 bench::outcome cg_locus(const bench::args& a) {
-  const auto setup = [&a](const std::string& size) {
+  bench::replayed_phases phases(a);
+  const auto setup = [&a, &phases](const std::string& size) {
     instance in = cg_kernel::setup(size);
     const matrix built = in.m;
-    a.rt->run(first_touch(in.pointers(), &built));
+    phases.setup(first_touch(in.pointers(), &built));
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&a](instance& in) {
+  const auto body = [&phases](instance& in) {
     answer r;
-    r.zeta = a.rt->run(solve(in.pointers(), in.c.niter, in.c.shift, &r.rnorm));
+    r.zeta = phases.replay() ? solve_phases(phases, in.pointers(), in.c.niter, in.c.shift, &r.rnorm)
+                             : phases.whole(solve(in.pointers(), in.c.niter, in.c.shift, &r.rnorm));
     return r;
   };
   return bench::measure(a.size, setup, body, check);

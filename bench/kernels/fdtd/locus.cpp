@@ -3,11 +3,16 @@
 // reads and writes (locus/data.hpp; the one row a stencil reads across a leaf's edge is left
 // out, LAWS's boundary data), so its leaves inherit exactly their rows; the setup first-touches
 // the fields in tasks of the same decomposition, untimed.
+//
+// --schedule stows / stuws / relws (issue 8): the first touch is traced and each phase of
+// each step (electric, then magnetic) is a phase of its own that replays it in the mode. The
+// magnetic phase splits one row fewer; the template is followed where it fits.
 #include <locus/locus.hpp>
 
 #include <array>
 
 #include "../../kernel.hpp"
+#include "../locus_replay.hpp"
 #include "../locus_rows.hpp"
 #include "common.hpp"
 
@@ -16,26 +21,33 @@ namespace {
 using fdtd_kernel::view;
 using locus::access;
 
+/// Step t's first phase: ex and ey from hz.
+locus::task<void> electric(view v, int t) {
+  const auto leaf = [v, t](int lo, int hi) { fdtd_kernel::electric_rows(v, t, lo, hi); };
+  const std::array<locus::data_range, 3> e{bench::rows_of(v.ey, v.ny, 0, v.nx, access::read_write),
+                                           bench::rows_of(v.ex, v.ny, 0, v.nx, access::read_write),
+                                           bench::rows_of(v.hz, v.ny, 0, v.nx, access::read)};
+  auto rows = locus::with_data(bench::split_rows(0, v.nx, fdtd_kernel::block_rows, &leaf), e,
+                               bench::row_split<double>(v.ny));
+  co_await std::move(rows);
+}
+
+/// A step's second phase: hz from ex and ey (nx >= 2).
+locus::task<void> magnetic(view v) {
+  const auto leaf = [v](int lo, int hi) { fdtd_kernel::magnetic_rows(v, lo, hi); };
+  const std::array<locus::data_range, 3> m{
+      bench::rows_of(v.hz, v.ny, 0, v.nx - 1, access::read_write),
+      bench::rows_of(v.ex, v.ny, 0, v.nx - 1, access::read),
+      bench::rows_of(v.ey, v.ny, 0, v.nx - 1, access::read)};
+  auto rows = locus::with_data(bench::split_rows(0, v.nx - 1, fdtd_kernel::block_rows, &leaf), m,
+                               bench::row_split<double>(v.ny));
+  co_await std::move(rows);
+}
+
 locus::task<void> solve(view v, int tmax) {
-  const auto split = bench::row_split<double>(v.ny);
   for (int t = 0; t < tmax; ++t) {
-    const auto electric = [v, t](int lo, int hi) { fdtd_kernel::electric_rows(v, t, lo, hi); };
-    const std::array<locus::data_range, 3> e{
-        bench::rows_of(v.ey, v.ny, 0, v.nx, access::read_write),
-        bench::rows_of(v.ex, v.ny, 0, v.nx, access::read_write),
-        bench::rows_of(v.hz, v.ny, 0, v.nx, access::read)};
-    auto phase1 =
-        locus::with_data(bench::split_rows(0, v.nx, fdtd_kernel::block_rows, &electric), e, split);
-    co_await std::move(phase1);
-    if (v.nx < 2) continue;
-    const auto magnetic = [v](int lo, int hi) { fdtd_kernel::magnetic_rows(v, lo, hi); };
-    const std::array<locus::data_range, 3> m{
-        bench::rows_of(v.hz, v.ny, 0, v.nx - 1, access::read_write),
-        bench::rows_of(v.ex, v.ny, 0, v.nx - 1, access::read),
-        bench::rows_of(v.ey, v.ny, 0, v.nx - 1, access::read)};
-    auto phase2 = locus::with_data(
-        bench::split_rows(0, v.nx - 1, fdtd_kernel::block_rows, &magnetic), m, split);
-    co_await std::move(phase2);
+    co_await electric(v, t);
+    if (v.nx >= 2) co_await magnetic(v);
   }
 }
 
@@ -62,15 +74,24 @@ locus::task<void> first_touch(view v, const fdtd_kernel::fields* initial) {
 }  // namespace
 
 bench::outcome fdtd_locus(const bench::args& a) {
-  const auto setup = [&a](const std::string& size) {
+  bench::replayed_phases phases(a);
+  const auto setup = [&a, &phases](const std::string& size) {
     fdtd_kernel::instance in = fdtd_kernel::setup(size);
     const fdtd_kernel::fields initial = in.f;
-    a.rt->run(first_touch(in.pointers(), &initial));
+    phases.setup(first_touch(in.pointers(), &initial));
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&a](fdtd_kernel::instance& in) {
-    a.rt->run(solve(in.pointers(), in.pr.tmax));
+  const auto body = [&phases](fdtd_kernel::instance& in) {
+    const view v = in.pointers();
+    if (!phases.replay()) {
+      phases.whole(solve(v, in.pr.tmax));
+      return;
+    }
+    for (int t = 0; t < in.pr.tmax; ++t) {
+      phases.phase(electric(v, t));
+      if (v.nx >= 2) phases.phase(magnetic(v));
+    }
   };
   return bench::measure(a.size, setup, body, fdtd_kernel::check);
 }

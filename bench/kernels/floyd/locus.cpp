@@ -6,12 +6,16 @@
 // copy before each k reads row k and column k (one 4-byte entry per row: n touches, next to
 // the n^2 / leaf_cols row touches of the step) and writes the copies. The setup writes the
 // matrix in tasks of the same blocks, untimed: its first touch.
+//
+// --schedule stows / stuws / relws (issue 8): the first touch is traced and each k (pivot copy
+// on the phase's root, then the blocks) is a phase of its own that replays it in the mode.
 #include <locus/locus.hpp>
 
 #include <algorithm>
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../locus_replay.hpp"
 #include "common.hpp"
 
 namespace {
@@ -59,21 +63,31 @@ void touch_pivot(const step& s, int k) {
   locus::touch(s.col, bytes, access::write);
 }
 
-locus::task<void> solve(floyd_kernel::instance* in, bool count) {
-  const step s = in->pointers();
-  const auto leaf = [&s, count](int i0, int i1, int j0, int j1) {
+/// A block of iteration k: relaxed through the pivot copies (declared when counting).
+struct relax_leaf {
+  step s;
+  bool count;
+  void operator()(int i0, int i1, int j0, int j1) const {
     if (count) {
       touch_rows(s.d, s.n, i0, i1, j0, j1, access::read_write);
       locus::touch(s.row + j0, static_cast<std::size_t>(j1 - j0) * sizeof(dist), access::read);
       locus::touch(s.col + i0, static_cast<std::size_t>(i1 - i0) * sizeof(dist), access::read);
     }
     s.relax(i0, i1, j0, j1);
-  };
-  for (int k = 0; k < s.n; ++k) {
-    if (count) touch_pivot(s, k);
-    floyd_kernel::take_pivot(s.d, s.n, k, in->row.data(), in->col.data());
-    co_await blocks(&leaf, 0, s.n, 0, s.n);
   }
+};
+
+/// Iteration k: the pivot copy, then every block.
+locus::task<void> iteration(floyd_kernel::instance* in, const relax_leaf* leaf, int k) {
+  const step& s = leaf->s;
+  if (leaf->count) touch_pivot(s, k);
+  floyd_kernel::take_pivot(s.d, s.n, k, in->row.data(), in->col.data());
+  co_await blocks(leaf, 0, s.n, 0, s.n);
+}
+
+locus::task<void> solve(floyd_kernel::instance* in, const relax_leaf* leaf) {
+  for (int k = 0; k < leaf->s.n; ++k)
+    co_await iteration(in, leaf, k);
 }
 
 /// Copies the graph from `from` into the matrix block by block, and zeroes the pivot copies,
@@ -101,13 +115,22 @@ locus::task<void> first_touch(floyd_kernel::instance* in, const std::vector<dist
 
 bench::outcome floyd_locus(const bench::args& a) {
   const bool count = a.rt->cfg().accounting;
-  const auto setup = [&a](const std::string& size) {
+  bench::replayed_phases phases(a);
+  const auto setup = [&a, &phases](const std::string& size) {
     floyd_kernel::instance in = floyd_kernel::setup(size);
     const std::vector<dist> from = in.d;
-    a.rt->run(first_touch(&in, &from));
+    phases.setup(first_touch(&in, &from));
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&a, count](floyd_kernel::instance& in) { a.rt->run(solve(&in, count)); };
+  const auto body = [&phases, count](floyd_kernel::instance& in) {
+    const relax_leaf leaf{in.pointers(), count};
+    if (!phases.replay()) {
+      phases.whole(solve(&in, &leaf));
+      return;
+    }
+    for (int k = 0; k < leaf.s.n; ++k)
+      phases.phase(iteration(&in, &leaf, k));
+  };
   return bench::measure(a.size, setup, body, floyd_kernel::check);
 }

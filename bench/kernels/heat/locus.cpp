@@ -8,12 +8,19 @@
 // (schedule::run_traced) and every time step is a phase of its own that replays that steal
 // tree in the mode (schedule::run_replayed), so each step's rows run where they were first
 // touched; --schedule random runs all steps in one task, under the runtime's own scheduler.
+// --schedule loop runs the paper's iterative RelWS locality loop (schedule::locality_loop) on
+// the first touch and step 0 during setup (each redistribution into fresh grids), then
+// replays its schedule under stows for every
+// step; --schedule designed runs the first touch and every step under a designed block
+// partition (worker w the w-th contiguous band of interior rows) under stuws.
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
 
 #include <array>
 #include <cmath>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "../../kernel.hpp"
 #include "../locus_replay.hpp"
@@ -45,21 +52,24 @@ locus::task<void> solve(instance* in) {
     co_await step(in, t);
 }
 
+/// Rows [lo, hi) of the first touch: the initial value into `a`, zeros into `b`.
+void init_rows(const heat_kernel::problem& pr, double* a, double* b, int lo, int hi) {
+  for (int i = lo; i < hi; ++i) {
+    const double sx = std::sin(i * pr.dx);
+    for (int j = 1; j < pr.ny - 1; ++j) {
+      a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
+      b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
+    }
+  }
+}
+
 /// Writes the initial value into `a` and zeros into `b`, interior rows, in tasks: the pages
 /// are first touched (and so homed) by the workers that will step them.
 locus::task<void> first_touch(instance* in) {
   const heat_kernel::problem& pr = in->pr;
   double* a = in->g.a.data();
   double* b = in->g.b.data();
-  const auto leaf = [&pr, a, b](int lo, int hi) {
-    for (int i = lo; i < hi; ++i) {
-      const double sx = std::sin(i * pr.dx);
-      for (int j = 1; j < pr.ny - 1; ++j) {
-        a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
-        b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
-      }
-    }
-  };
+  const auto leaf = [&pr, a, b](int lo, int hi) { init_rows(pr, a, b, lo, hi); };
   const std::array<locus::data_range, 2> data{
       bench::rows_of(a, pr.ny, 1, pr.nx - 1, locus::access::write),
       bench::rows_of(b, pr.ny, 1, pr.nx - 1, locus::access::write)};
@@ -68,14 +78,70 @@ locus::task<void> first_touch(instance* in) {
   co_await std::move(init);
 }
 
+/// Declares rows [lo, hi) of `g` (accounting).
+void touch_rows(const double* g, int ny, int lo, int hi, locus::access mode) {
+  const locus::data_range r = bench::rows_of(g, ny, lo, hi, mode);
+  locus::touch(r.begin, r.bytes, r.mode);
+}
+
+/// The designed schedule of the first touch (t < 0) or of step t: worker w takes the w-th
+/// band of interior rows.
+locus::task<void> designed(instance* in, int t, unsigned workers) {
+  const heat_kernel::problem* pr = &in->pr;
+  double* a = in->g.a.data();
+  double* b = in->g.b.data();
+  auto share = [pr_ = pr, in, t, a, b](int lo, int hi) {
+    const heat_kernel::problem& pr = *pr_;
+    if (lo == hi) return;
+    if (t >= 0) {
+      touch_rows(in->from(t), pr.ny, lo, hi, locus::access::read);
+      touch_rows(in->to(t), pr.ny, lo, hi, locus::access::write);
+      heat_kernel::step_rows(pr, in->from(t), in->to(t), lo, hi);
+      return;
+    }
+    touch_rows(a, pr.ny, lo, hi, locus::access::write);
+    touch_rows(b, pr.ny, lo, hi, locus::access::write);
+    init_rows(pr, a, b, lo, hi);
+  };
+  return bench::block_partition(1, pr->nx - 1, workers, share);
+}
+
 }  // namespace
 
 bench::outcome heat_locus(const bench::args& a) {
-  const bool replay = a.schedule != bench::schedule_mode::random;
+  const bool traced = a.schedule == bench::schedule_mode::traced;
+  const bool replay = a.schedule != bench::schedule_mode::random && !traced;
+  const bool design = a.schedule == bench::schedule_mode::designed;
   std::optional<locus::schedule::steal_tree> tree;  // the first touch's schedule (replay only)
-  const auto setup = [&a, &tree, replay](const std::string& size) {
-    instance in = heat_kernel::setup(size);
-    if (replay) {
+  std::string loop_detail;                          // the loop mode's iterations and schedule size
+  // The loop's redistributions write fresh grids (the paper's initializer copies the data;
+  // rewriting the old grids would home nothing anew); the grids replaced stay allocated until
+  // the run ends, so no later allocation reuses their pages.
+  std::vector<heat_kernel::grids> retired;
+  // The instance lives here, not in measure()'s setup: the loop's and the designed phases'
+  // tasks keep its address.
+  instance in;
+  const auto setup = [&](const std::string& size) -> instance& {
+    in = heat_kernel::setup(size);
+    if (a.schedule == bench::schedule_mode::loop) {
+      // Step 0 reads grid a (which only the first touch writes) and writes b: running it as
+      // the loop's kernel leaves the initial state the timed steps start from.
+      bool first = true;
+      const auto fresh_touch = [&] {
+        if (!first) {
+          retired.push_back(std::move(in.g));
+          in.g = heat_kernel::initial(in.pr);
+        }
+        first = false;
+        return first_touch(&in);
+      };
+      auto r = locus::schedule::locality_loop(
+          *a.rt, fresh_touch, [&in] { return step(&in, 0); }, bench::loop_options());
+      loop_detail = bench::loop_detail(r);
+      tree.emplace(std::move(r.schedule));
+    } else if (design) {
+      tree.emplace(locus::schedule::run_designed(*a.rt, designed(&in, -1, a.workers)).tree);
+    } else if (replay) {
       tree.emplace(locus::schedule::run_traced(*a.rt, first_touch(&in)).tree);
     } else {
       a.rt->run(first_touch(&in));
@@ -83,13 +149,24 @@ bench::outcome heat_locus(const bench::args& a) {
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&a, &tree, replay](instance& in) {
-    if (!replay) {
-      a.rt->run(solve(&in));
+  const auto body = [&a, &tree, replay, design, traced](instance& g) {
+    if (traced) {
+      (void)locus::schedule::run_traced(*a.rt, solve(&g));
       return;
     }
-    for (int t = 0; t < in.pr.nt; ++t)
-      locus::schedule::run_replayed(*a.rt, step(&in, t), *tree, bench::replay_mode_of(a.schedule));
+    if (!replay) {
+      a.rt->run(solve(&g));
+      return;
+    }
+    for (int t = 0; t < g.pr.nt; ++t) {
+      if (design) {
+        (void)locus::schedule::run_designed(*a.rt, designed(&g, t, a.workers));
+      } else {
+        locus::schedule::run_replayed(*a.rt, step(&g, t), *tree, bench::replay_mode_of(a.schedule));
+      }
+    }
   };
-  return bench::measure(a.size, setup, body, heat_kernel::check);
+  bench::outcome out = bench::measure(a.size, setup, body, heat_kernel::check);
+  out.detail += loop_detail;
+  return out;
 }

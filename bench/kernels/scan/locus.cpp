@@ -4,6 +4,10 @@
 // serial pass 2 between them reads and writes every block's sum. The setup draws the input
 // (the generator jumped ahead to each block's start) and zeroes the output and the sums in
 // tasks of the same blocks, untimed: their first touch.
+//
+// --schedule stows / stuws / relws (issue 8): the first touch is traced, and each parallel
+// pass is a phase of its own that replays it in the mode; pass 2 runs between them on the
+// calling thread.
 #include <locus/locus.hpp>
 
 #include <algorithm>
@@ -12,6 +16,7 @@
 
 #include "../../kernel.hpp"
 #include "../locus_blocks.hpp"
+#include "../locus_replay.hpp"
 #include "common.hpp"
 
 namespace {
@@ -34,7 +39,8 @@ void sums_of(ranges<N>& r, const passes& p, int lo, int hi, access mode) {
   r.add(p.part + lo, static_cast<std::size_t>(hi - lo), mode);
 }
 
-locus::task<void> scan(passes p) {
+/// Pass 1: every block's sum.
+locus::task<void> sum_pass(passes p) {
   const int nb = static_cast<int>(p.count());
   const auto sum = [p](int lo, int hi) {
     for (int b = lo; b < hi; ++b)
@@ -47,8 +53,18 @@ locus::task<void> scan(passes p) {
     return r;
   };
   co_await bench::for_declared(0, nb, 1, &sum, &sum_data);
+}
+
+/// Pass 2 (serial): the blocks' offsets from their sums.
+locus::task<void> offset_pass(passes p) {
   locus::touch(p.part, p.count() * sizeof(double), access::read_write);
   p.offsets();
+  co_return;
+}
+
+/// Pass 3: every block's output from its values and offset.
+locus::task<void> scan_pass(passes p) {
+  const int nb = static_cast<int>(p.count());
   const auto scan_leaf = [p](int lo, int hi) {
     for (int b = lo; b < hi; ++b)
       p.scan(static_cast<std::size_t>(b));
@@ -61,6 +77,12 @@ locus::task<void> scan(passes p) {
     return r;
   };
   co_await bench::for_declared(0, nb, 1, &scan_leaf, &scan_data);
+}
+
+locus::task<void> scan(passes p) {
+  co_await sum_pass(p);
+  co_await offset_pass(p);
+  co_await scan_pass(p);
 }
 
 /// The state of scan_kernel::draws after `steps` draws: x -> a x + c applied `steps` times,
@@ -106,14 +128,23 @@ locus::task<void> first_touch(passes p) {
 }  // namespace
 
 bench::outcome scan_locus(const bench::args& a) {
-  const auto setup = [&a](const std::string& size) {
+  bench::replayed_phases phases(a);
+  const auto setup = [&a, &phases](const std::string& size) {
     const std::size_t n = scan_kernel::parse(size);
     scan_kernel::instance in{n, std::vector<double>(n), std::vector<double>(n),
                              std::vector<double>(scan_kernel::blocks(n))};
-    a.rt->run(first_touch(in.pointers()));
+    phases.setup(first_touch(in.pointers()));
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&a](scan_kernel::instance& in) { a.rt->run(scan(in.pointers())); };
+  const auto body = [&a, &phases](scan_kernel::instance& in) {
+    if (!phases.replay()) {
+      phases.whole(scan(in.pointers()));
+      return;
+    }
+    phases.phase(sum_pass(in.pointers()));
+    a.rt->run(offset_pass(in.pointers()));  // on a worker, as under random: it is counted
+    phases.phase(scan_pass(in.pointers()));
+  };
   return bench::measure(a.size, setup, body, scan_kernel::check);
 }
