@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "../runtime_state.hpp"
+#include "flow_queues.hpp"
+#include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
 #include "locus/locality/accountant.hpp"
 
@@ -19,35 +21,43 @@ void throw_error(const std::string& what) {
   throw dataflow_error(what);
 }
 
-/// The graph's shared state: lives while the graph object or any of its tasks does.
+/// The graph's shared state: lives while the graph object or any unfinished task does.
 struct graph_state {
-  std::atomic<std::uint32_t> refs{1};
-  /// Two counts in one word, so that a finishing task updates both with one read-modify-write
-  /// (the word is shared by every worker: one cache-line transfer per task, not two):
-  ///  * pending (high half): tasks created and not finished (ran, skipped or cancelled); the
+  /// Three counts in one word, so that a task's bookkeeping is one read-modify-write of one
+  /// shared line (every worker touches it):
+  ///  * alive (bit 63): the graph object exists;
+  ///  * pending (bits 32..62): tasks created and not finished (ran, skipped or cancelled); the
   ///    graph is done at zero;
-  ///  * in flight (low half): tasks fired (ready or running) and not finished. After a failure
+  ///  * in flight (bits 0..31): tasks fired (ready or running) and not finished. After a failure
   ///    the graph is done when this reaches zero: nothing of it runs, and nothing of it can
   ///    become ready except through a satisfy from outside, whose task is then skipped.
-  /// Each half stays below 2^31: a task costs far more than 2^-31 of the address space.
-  std::atomic<std::uint64_t> counts{0};
+  /// The state is freed by whoever brings the word to zero (the object gone, nothing pending):
+  /// tasks hold no reference of their own, so a task costs no other shared update. A finisher
+  /// that makes the graph done while the object is alive holds the mutex across its update
+  /// and its notification, and the object's release takes the mutex before clearing `alive`,
+  /// so the state cannot be freed under a notifier (task_done).
+  std::atomic<std::uint64_t> counts{k_alive};
   std::atomic<bool> failed{false};
   locus::detail::exception_slot error;  ///< first exception wins
   locus::detail::runtime_state* rt;
   placement place;
+  flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
   /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
-  /// under the mutex, and a finisher that makes it true takes the mutex after its decrement,
-  /// so no wake-up is lost.
+  /// under the mutex, and a finisher that makes it true notifies under the mutex, so no
+  /// wake-up is lost.
   std::mutex mutex;
   std::condition_variable cv;
   std::vector<locus::detail::frame*> frames;
+
+  static constexpr std::uint64_t k_alive = std::uint64_t{1} << 63;
 };
 
 namespace {
 
+constexpr std::uint64_t k_alive = graph_state::k_alive;
 constexpr std::uint64_t k_one_pending = std::uint64_t{1} << 32, k_one_flying = 1;
 constexpr std::uint64_t pending_of(std::uint64_t c) noexcept {
-  return c >> 32;
+  return (c & ~k_alive) >> 32;
 }
 constexpr std::uint64_t flying_of(std::uint64_t c) noexcept {
   return c & 0xffffffffu;
@@ -57,21 +67,12 @@ constexpr std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
 }
 
-bool done(const graph_state& g) noexcept {
-  const std::uint64_t c = g.counts.load(std::memory_order_acquire);
+bool done_at(std::uint64_t c, const graph_state& g) noexcept {
   return pending_of(c) == 0 || (flying_of(c) == 0 && g.failed.load(std::memory_order_acquire));
 }
 
-void wake(graph_state& g) {
-  std::vector<locus::detail::frame*> frames;
-  {
-    std::lock_guard lk(g.mutex);
-    frames.swap(g.frames);
-    g.cv.notify_all();
-  }
-  for (locus::detail::frame* f : frames)
-    locus::detail::make_runnable(*g.rt, f->m_place, locus::detail::continuation_item(f, true),
-                                 false);
+bool done(const graph_state& g) noexcept {
+  return done_at(g.counts.load(std::memory_order_acquire), g);
 }
 
 void fail(graph_state& g, std::exception_ptr e) noexcept {
@@ -82,12 +83,38 @@ void fail(graph_state& g, std::exception_ptr e) noexcept {
 
 /// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
 void task_done(graph_state& g, bool fired) noexcept {
-  // acq_rel on both: the thread that sees a count reach zero sees every other task's effects
-  // (their results, the failure flag stored before their decrement).
   const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0);
-  const std::uint64_t after = g.counts.fetch_sub(by, std::memory_order_acq_rel) - by;
-  if (pending_of(after) == 0 || (flying_of(after) == 0 && g.failed.load(std::memory_order_acquire)))
-    wake(g);
+  std::unique_lock lk(g.mutex, std::defer_lock);
+  // acquire on every load of the word (and acq_rel on the CAS): the update that makes the graph
+  // done sees every other task's effects, and `failed` read after a load that includes the
+  // failing task's own decrement is true (it was stored before that decrement).
+  std::uint64_t c = g.counts.load(std::memory_order_acquire);
+  std::uint64_t after = 0;
+  for (;;) {
+    after = c - by;
+    if (!lk.owns_lock() && (after & k_alive) != 0 && done_at(after, g)) {
+      lk.lock();  // this update may make the graph done: notify under the mutex (see above)
+      c = g.counts.load(std::memory_order_acquire);
+      continue;
+    }
+    if (g.counts.compare_exchange_weak(c, after, std::memory_order_acq_rel,
+                                       std::memory_order_acquire))
+      break;
+  }
+  if (lk.owns_lock()) {
+    std::vector<locus::detail::frame*> frames;
+    if (done_at(after, g)) {
+      frames.swap(g.frames);
+      g.cv.notify_all();
+    }
+    locus::detail::runtime_state& rt = *g.rt;
+    lk.unlock();  // nothing of g is touched after this: the object may go and free it
+    for (locus::detail::frame* f : frames)
+      locus::detail::make_runnable(rt, f->m_place, locus::detail::continuation_item(f, true),
+                                   false);
+    return;
+  }
+  if (after == 0) delete &g;  // the object is gone and this was its last task
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -103,9 +130,9 @@ thread_local std::vector<teardown_item>* t_teardown = nullptr;
 void teardown_one(teardown_item it) noexcept {
   edt_node* n = it.n;
   graph_state& g = *n->g;
-  // The node holds a reference to g until node_release, so g outlives task_done even if it
-  // wakes a waiter that drops the graph.
-  n->ops->destroy(n->body);
+  // g outlives this unfinished task's task_done; after it, n->g may dangle (node_release
+  // does not read it).
+  n->ops->destroy(n->body());
   task_done(g, it.fired);
   node_release(n);
 }
@@ -144,28 +171,41 @@ void cancel(edt_node* n, const char* why) noexcept {
   teardown(n, false);
 }
 
+/// The datablock of slot i's event, or null if it carries none.
+const datablock* block_of(const edt_node& n, std::uint32_t i) noexcept {
+  const event_core* e = n.slots[i].ev;
+  if (e->type() != &type_tag<datablock>) return nullptr;
+  return &*static_cast<const value_core<datablock>*>(e)->value;
+}
+
+/// The worker on the core that homes most of n's input datablock bytes (its largest input),
+/// or -1 if none is homed on a core of this runtime. Workers are laid out round robin over the
+/// cores: the first worker on that core.
+int data_worker(const edt_node& n) noexcept {
+  const auto& core_of = n.g->rt->core_of;
+  std::size_t best_bytes = 0;
+  int best = -1;
+  for (std::uint32_t i = 0; i < n.nslots; ++i) {
+    const datablock* b = block_of(n, i);
+    if (b == nullptr) continue;
+    const locus::home h = b->where();
+    if (h.where() != locus::home::kind::core || b->size() <= best_bytes) continue;
+    const auto it = std::find(core_of.begin(), core_of.end(), std::size_t{h.index()});
+    if (it == core_of.end()) continue;
+    best_bytes = b->size();
+    best = static_cast<int>(it - core_of.begin());
+  }
+  return best;
+}
+
 /// The place a ready task goes to: the enabling worker's, or that of the worker whose core
 /// holds most of its input datablocks' bytes (placement::near_data).
 std::uint32_t place_for(const edt_node& n) noexcept {
   graph_state& g = *n.g;
   const std::uint32_t here = locus::detail::ready_place(*g.rt);
   if (g.place != placement::near_data || g.rt->places.size() == 1) return here;
-  std::size_t best_bytes = 0;
-  std::uint32_t best = here;
-  for (std::uint32_t i = 0; i < n.nslots; ++i) {
-    const event_core* e = n.slots[i].ev;
-    if (e->type() != &type_tag<datablock>) continue;
-    const datablock& b = *static_cast<const value_core<datablock>*>(e)->value;
-    const locus::home h = b.where();
-    if (h.where() != locus::home::kind::core || b.size() <= best_bytes) continue;
-    // The first worker on that core (workers are laid out round robin over the cores).
-    const auto& core_of = g.rt->core_of;
-    const auto it = std::find(core_of.begin(), core_of.end(), std::size_t{h.index()});
-    if (it == core_of.end()) continue;
-    best_bytes = b.size();
-    best = g.rt->workers[static_cast<std::size_t>(it - core_of.begin())]->place();
-  }
-  return best;
+  const int w = data_worker(n);
+  return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
 }
 
 locus::task<void> run_edt(edt_node* n) {
@@ -175,9 +215,9 @@ locus::task<void> run_edt(edt_node* n) {
     edt_args in(n);
     try {
       if (n->ops->start != nullptr) {
-        co_await n->ops->start(n->body, in);
+        co_await n->ops->start(n->body(), in);
       } else {
-        n->ops->call(n->body, in);
+        n->ops->call(n->body(), in);
       }
     } catch (...) {
       fail(g, std::current_exception());
@@ -186,11 +226,27 @@ locus::task<void> run_edt(edt_node* n) {
   teardown(n, true);
 }
 
-/// Every slot was notified and no cancel claimed the task: make it runnable.
-void fire(edt_node* n) {
+/// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
+/// caller already counted it in flight.
+void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
   // Relaxed: the push below (or the mailbox's lock) orders it before the runner's decrement.
-  g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
+  if (!counted) g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
+  if (g.flow != nullptr) {
+    locus::detail::worker* w = locus::detail::t_worker;
+    if (w != nullptr && &w->rt() == g.rt) {
+      // A flow scheduler's ready queue: the enabling worker's, or near_data's worker.
+      unsigned to = w->index();
+      if (g.place == placement::near_data) {
+        const int d = data_worker(*n);
+        if (d >= 0) to = static_cast<unsigned>(d);
+      }
+      locus::detail::frame& f = run_edt(n).release().promise();
+      locus::detail::make_detached(f, g.rt->workers[to]->place());
+      g.flow->push(*g.rt, to, locus::detail::fresh_item(&f), *n);
+      return;
+    }
+  }
   const std::uint32_t place = place_for(*n);
   // The runner's frame comes from this worker's frame stack (the heap off the workers). Its
   // lifetime does not nest with the frames this worker makes meanwhile; the frame stack
@@ -228,61 +284,70 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   if (nslots >= edt_node::k_claimed)
     throw_error("locus::dataflow::graph::task: " + std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
-  const std::size_t body_at = round_up(sizeof(edt_node), body_align);
+  const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
-  // Plain new unless the body needs more than new's own alignment (aligned new is slower).
-  char* mem = static_cast<char*>(align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__
-                                     ? ::operator new(total)
-                                     : ::operator new(total, std::align_val_t(align)));
+  if (total > 0xffffffffu)
+    throw_error("locus::dataflow::graph::task: a task of " + std::to_string(total) +
+                " bytes is too large");
+  // The calling thread's pool unless the body needs more than 16-byte alignment.
+  char* mem = static_cast<char*>(align <= 16 ? locus::detail::pool_allocate(total)
+                                             : ::operator new(total, std::align_val_t(align)));
   auto* n = ::new (mem) edt_node;
   n->state.store(nslots, std::memory_order_relaxed);
-  n->refs.store(2, std::memory_order_relaxed);  // the handle graph::task returns; unfinished
-  n->handles.store(1, std::memory_order_relaxed);
-  n->unassigned.store(nslots, std::memory_order_relaxed);
+  // The handle graph::task returns, and the unfinished task's own hold.
+  n->refs.store(edt_node::k_handle + 2, std::memory_order_relaxed);
   n->nslots = nslots;
+  n->bytes = static_cast<std::uint32_t>(total);
   n->align = static_cast<std::uint32_t>(align);
   n->g = &g;
   n->ops = nullptr;
-  n->body = mem + body_at;
-  n->slots = reinterpret_cast<slot*>(mem + slots_at);
+    n->slots = reinterpret_cast<slot*>(mem + slots_at);
   for (std::uint32_t i = 0; i < nslots; ++i) {
     slot* s = ::new (static_cast<void*>(n->slots + i)) slot;
     s->owner = n;
     s->notify = &slot_notify;
   }
-  g.refs.fetch_add(1, std::memory_order_relaxed);
   return n;
 }
 
 namespace {
 void node_destroy(edt_node* n) noexcept {
-  graph_state* g = n->g;
-  const std::size_t align = n->align;
+  const std::size_t align = n->align, bytes = n->bytes;
   for (std::uint32_t i = 0; i < n->nslots; ++i) {
     if (n->slots[i].ev != nullptr) n->slots[i].ev->release();
     n->slots[i].~slot();
   }
   n->~edt_node();
-  if (align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    ::operator delete(static_cast<void*>(n));
+  if (align <= 16) {
+    locus::detail::pool_free(n, bytes);
   } else {
     ::operator delete(static_cast<void*>(n), std::align_val_t(align));
   }
-  graph_release(g);
+}
+
+/// Whether some slot has no dependence. Called by the last handle's holder: every other
+/// handle's add_dependence happened before its drop (acq_rel on `refs`), and no new one can
+/// come.
+bool has_unassigned(const edt_node& n) noexcept {
+  for (std::uint32_t i = 0; i < n.nslots; ++i)
+    if (!n.slots[i].assigned.load(std::memory_order_relaxed)) return true;
+  return false;
 }
 }  // namespace
 
 void node_free_unstarted(edt_node* n) noexcept {
-  n->handles.store(0, std::memory_order_relaxed);
   n->refs.store(1, std::memory_order_relaxed);
   node_release(n);
 }
 
 void node_start(edt_node* n, const body_ops* ops) {
   n->ops = ops;
-  n->g->counts.fetch_add(k_one_pending, std::memory_order_relaxed);
-  if (n->nslots == 0) fire(n);
+  // A task without slots is pending and in flight at once: one update. Relaxed: the creator
+  // holds the graph (or runs one of its tasks), so the count cannot be zero meanwhile.
+  const bool now = n->nslots == 0;
+  n->g->counts.fetch_add(k_one_pending + (now ? k_one_flying : 0), std::memory_order_relaxed);
+  if (now) fire(n, true);
 }
 
 void node_release(edt_node* n) noexcept {
@@ -291,11 +356,21 @@ void node_release(edt_node* n) noexcept {
 }
 
 void node_drop_handle(edt_node* n) noexcept {
-  if (n->handles.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-      n->unassigned.load(std::memory_order_acquire) != 0) {
-    cancel(n, "its last handle was destroyed while a slot had no dependence");
+  // A CAS drops a handle and its hold while other handles remain. Once the handle count reads
+  // 1, it is the last one (only a holder can copy it), stable: the slots are checked with this
+  // handle's hold still keeping the node alive (a task whose slots are all assigned may fire
+  // and finish meanwhile), then one read-modify-write drops both.
+  std::uint64_t c = n->refs.load(std::memory_order_acquire);
+  while ((c >> 32) != 1) {
+    if (n->refs.compare_exchange_weak(c, c - edt_node::k_handle - 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      return;  // holders > handles > 1 before: not the last holder
   }
-  node_release(n);
+  // A slot without a dependence means the task can never fire: it is unfinished, so its own
+  // hold keeps the node (and the graph) alive through the cancel.
+  if (has_unassigned(*n)) cancel(n, "its last handle was destroyed while a slot had no dependence");
+  if ((n->refs.fetch_sub(edt_node::k_handle + 1, std::memory_order_acq_rel) & 0xffffffffu) == 1)
+    node_destroy(n);
 }
 
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode) {
@@ -321,21 +396,53 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   ev->add_ref();
   s.ev = ev;
   s.mode = mode;
-  n->unassigned.fetch_sub(1, std::memory_order_acq_rel);
   // Registered: the event notifies the slot when it fires. Already fired or abandoned: notify
   // now, on this thread (so the task may fire onto this worker's deque).
   if (!ev->add_waiter(&s)) slot_notify(&s, ev->fired());
+}
+
+std::uint64_t retrieval_cost(const edt_node& n, const locus::detail::runtime_state& rt,
+                             unsigned w) noexcept {
+  const std::size_t mine = rt.core_of[w];
+  std::uint64_t cost = 0;
+  for (std::uint32_t i = 0; i < n.nslots; ++i) {
+    const datablock* b = block_of(n, i);
+    if (b == nullptr) continue;
+    const locus::home h = b->where();
+    if (h.where() != locus::home::kind::core) continue;
+    cost += b->size() * static_cast<std::uint64_t>(rt.topo.between(h.index(), mine));
+  }
+  return cost;
+}
+
+std::uint32_t steal_weight(const edt_node& n, steal_mode m) noexcept {
+  switch (m) {
+    case steal_mode::half_pessimistic:
+      return 1 + n.hint.dominated;
+    case steal_mode::half_optimistic:
+      return 1 + n.hint.descendants;
+    case steal_mode::one:
+      break;
+  }
+  return 1;
 }
 
 graph_state* graph_create(locus::runtime& rt, graph_options o) {
   auto* g = new graph_state;
   g->rt = &locus::detail::state_of(rt);
   g->place = o.place;
+  g->flow = dynamic_cast<flow_queues*>(g->rt->acquire.get());
   return g;
 }
 
 void graph_release(graph_state* g) noexcept {
-  if (g->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete g;
+  std::uint64_t after = 0;
+  {
+    // Under the mutex: a finisher that is notifying holds it, so it is done with g (task_done).
+    std::lock_guard lk(g->mutex);
+    after = g->counts.fetch_sub(k_alive, std::memory_order_acq_rel) - k_alive;
+  }
+  if (after == 0) delete g;  // no task is unfinished; none can be created any more
 }
 
 bool graph_done(const graph_state& g) noexcept {
