@@ -81,9 +81,41 @@ void fail(graph_state& g, std::exception_ptr e) noexcept {
   g.failed.store(true, std::memory_order_release);
 }
 
+/// Counts reserved by the plain body running on this thread, for its graph (`g`, null when no
+/// plain body runs): tasks it creates and fires take their pending and in-flight units from
+/// here, so a body that makes many tasks updates the shared word once per k_reserve of them.
+/// The body's own units stay in the word while it runs, so the word over-counts (never
+/// under-counts) and the graph cannot look done early; the units left over go back with the
+/// task's final update (task_done's `extra`).
+struct credits {
+  graph_state* g = nullptr;
+  std::uint64_t pending = 0, flying = 0;
+};
+constinit thread_local credits t_credits;
+constexpr std::uint64_t k_reserve = 16;
+
+/// Counts `p` tasks created and `f` fired in g: from this thread's credits when a body of g
+/// runs here. Relaxed: the task is published afterwards (a release push, or a mailbox lock),
+/// so its finisher's decrement comes later in the word's modification order.
+void count(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept {
+  credits& c = t_credits;
+  if (c.g == &g) {
+    if (c.pending < p || c.flying < f) [[unlikely]] {
+      g.counts.fetch_add(k_reserve * (k_one_pending + k_one_flying), std::memory_order_relaxed);
+      c.pending += k_reserve;
+      c.flying += k_reserve;
+    }
+    c.pending -= p;
+    c.flying -= f;
+    return;
+  }
+  g.counts.fetch_add(p * k_one_pending + f * k_one_flying, std::memory_order_relaxed);
+}
+
 /// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
-void task_done(graph_state& g, bool fired) noexcept {
-  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0);
+/// `extra`: credits its body left over, returned in the same update.
+void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
+  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0) + extra;
   std::unique_lock lk(g.mutex, std::defer_lock);
   // acquire on every load of the word (and acq_rel on the CAS): the update that makes the graph
   // done sees every other task's effects, and `failed` read after a load that includes the
@@ -124,6 +156,7 @@ void task_done(graph_state& g, bool fired) noexcept {
 struct teardown_item {
   edt_node* n;
   bool fired;
+  std::uint64_t extra;  ///< see task_done
 };
 thread_local std::vector<teardown_item>* t_teardown = nullptr;
 
@@ -133,18 +166,18 @@ void teardown_one(teardown_item it) noexcept {
   // g outlives this unfinished task's task_done; after it, n->g may dangle (node_release
   // does not read it).
   n->ops->destroy(n->body());
-  task_done(g, it.fired);
+  task_done(g, it.fired, it.extra);
   node_release(n);
 }
 
-void teardown(edt_node* n, bool fired) noexcept {
+void teardown(edt_node* n, bool fired, std::uint64_t extra = 0) noexcept {
   if (t_teardown != nullptr) {
-    t_teardown->push_back({n, fired});  // bad_alloc here terminates (noexcept)
+    t_teardown->push_back({n, fired, extra});  // bad_alloc here terminates (noexcept)
     return;
   }
   std::vector<teardown_item> queue;
   t_teardown = &queue;
-  teardown_one({n, fired});
+  teardown_one({n, fired, extra});
   while (!queue.empty()) {
     const teardown_item it = queue.back();
     queue.pop_back();
@@ -168,7 +201,7 @@ void cancel(edt_node* n, const char* why) noexcept {
       fail(g, std::current_exception());
     }
   }
-  teardown(n, false);
+  teardown(n, false, 0);
 }
 
 /// The datablock of slot i's event, or null if it carries none.
@@ -208,30 +241,49 @@ std::uint32_t place_for(const edt_node& n) noexcept {
   return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
 }
 
+/// Runs a plain body with this thread's credits (see `credits`) and returns what it left.
+std::uint64_t call_with_credits(edt_node* n, edt_args& in) {
+  struct scope {
+    credits saved;
+    explicit scope(graph_state* g) noexcept : saved(std::exchange(t_credits, credits{g})) {}
+    ~scope() { t_credits = saved; }
+  } s(n->g);
+  std::uint64_t left = 0;
+  try {
+    n->ops->call(n->body(), in);
+  } catch (...) {
+    left = t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
+    t_credits.pending = t_credits.flying = 0;
+    fail(*n->g, std::current_exception());  // before the task's final update (task_done)
+  }
+  return left + t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
+}
+
 locus::task<void> run_edt(edt_node* n) {
   graph_state& g = *n->g;
+  std::uint64_t extra = 0;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
     edt_args in(n);
-    try {
-      if (n->ops->start != nullptr) {
+    if (n->ops->start != nullptr) {
+      // A coroutine body may move between workers: it reserves no credits.
+      try {
         co_await n->ops->start(n->body(), in);
-      } else {
-        n->ops->call(n->body(), in);
+      } catch (...) {
+        fail(g, std::current_exception());
       }
-    } catch (...) {
-      fail(g, std::current_exception());
+    } else {
+      extra = call_with_credits(n, in);
     }
   }
-  teardown(n, true);
+  teardown(n, true, extra);
 }
 
 /// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
 /// caller already counted it in flight.
 void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
-  // Relaxed: the push below (or the mailbox's lock) orders it before the runner's decrement.
-  if (!counted) g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
+  if (!counted) count(g, 0, 1);
   if (g.flow != nullptr) {
     locus::detail::worker* w = locus::detail::t_worker;
     if (w != nullptr && &w->rt() == g.rt) {
@@ -343,10 +395,9 @@ void node_free_unstarted(edt_node* n) noexcept {
 
 void node_start(edt_node* n, const body_ops* ops) {
   n->ops = ops;
-  // A task without slots is pending and in flight at once: one update. Relaxed: the creator
-  // holds the graph (or runs one of its tasks), so the count cannot be zero meanwhile.
+  // A task without slots is pending and in flight at once: one update (or none, from credits).
   const bool now = n->nslots == 0;
-  n->g->counts.fetch_add(k_one_pending + (now ? k_one_flying : 0), std::memory_order_relaxed);
+  count(*n->g, 1, now ? 1 : 0);
   if (now) fire(n, true);
 }
 
