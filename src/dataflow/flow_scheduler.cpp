@@ -7,10 +7,12 @@
 // `size` mirrors the set's size for lock-free looks (may_sleep, skipping empty victims); it is
 // written under the mutex and read relaxed, a hint only: an item is taken under the mutex.
 //
-// Liveness: a task pushed into worker v's queue is pushed by a running worker (the graph posts
-// tasks made ready off the workers to a mailbox instead). Until some worker takes it, may_sleep
-// keeps every idle worker from sleeping, and acquire() looks at every worker's queue; so a
-// thief that is awake finds it.
+// Liveness: a task enters worker v's queue only from a running worker of v's place (the graph
+// posts tasks made ready off the workers, or for another place, to a mailbox instead). The idle
+// protocol keeps a thief of that place awake while one of its workers is active, may_sleep
+// keeps idle workers of the place awake while one of its queues holds a task, and acquire()
+// looks at every queue of the place (and of the places it may steal from); so an awake thief
+// finds the task.
 #include "locus/dataflow/flow_scheduler.hpp"
 
 #include <algorithm>
@@ -97,18 +99,20 @@ class flow_queues_impl final : public flow_queues {
     if (take_own(w, out)) return true;
     // Frames resumed by events, continuations of spawns inside bodies, mailboxes: SLAW's order.
     if (m_builtin->acquire(w, out)) return true;
+    // The place's peers, nearest tier first (config::victims), then other places' workers when
+    // cross-place stealing is on.
     for (const auto& tier : w.victim_tiers())
       for (unsigned v : tier)
         if (steal(w, v, out)) return true;
-    // Every other worker too (other places): a ready task must be found by any awake thief.
-    for (unsigned v = 0; v < w.num_workers(); ++v)
-      if (v != w.index() && steal(w, v, out)) return true;
+    for (unsigned p : w.remote_places())
+      for (unsigned v : w.place_workers(p))
+        if (steal(w, v, out)) return true;
     return false;
   }
 
   bool may_sleep(ext::worker_ref w) noexcept override {
     if (!m_ready.load(std::memory_order_acquire)) return true;
-    for (unsigned v = 0; v < w.num_workers(); ++v)
+    for (unsigned v : w.place_workers(w.place()))
       if (m_queues[v]->size.load(std::memory_order_relaxed) != 0) return false;
     return true;
   }

@@ -286,13 +286,14 @@ void fire(edt_node* n, bool counted = false) {
   if (!counted) count(g, 0, 1);
   if (g.flow != nullptr) {
     locus::detail::worker* w = locus::detail::t_worker;
-    if (w != nullptr && &w->rt() == g.rt) {
-      // A flow scheduler's ready queue: the enabling worker's, or near_data's worker.
-      unsigned to = w->index();
-      if (g.place == placement::near_data) {
-        const int d = data_worker(*n);
-        if (d >= 0) to = static_cast<unsigned>(d);
-      }
+    // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
+    // this worker's place (else the mailbox below, which wakes a sleeper of that place).
+    unsigned to = w != nullptr ? w->index() : 0;
+    if (w != nullptr && &w->rt() == g.rt && g.place == placement::near_data) {
+      const int d = data_worker(*n);
+      if (d >= 0) to = static_cast<unsigned>(d);
+    }
+    if (w != nullptr && &w->rt() == g.rt && g.rt->workers[to]->place() == w->place()) {
       locus::detail::frame& f = run_edt(n).release().promise();
       locus::detail::make_detached(f, g.rt->workers[to]->place());
       g.flow->push(*g.rt, to, locus::detail::fresh_item(&f), *n);
