@@ -80,6 +80,7 @@ std::vector<kernel_info> make_registry() {
   // The kernels whose locus version replays its setup's steal tree (--schedule).
   for (auto& k : out) {
     if (k.name == "memcpy" || k.name == "heat") k.replays = true;
+    if (k.name == "cholesky" || k.name == "smith-waterman") k.flow_sizes = true;
   }
   return out;
 }

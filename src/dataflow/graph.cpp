@@ -13,6 +13,7 @@
 #include "flow_queues.hpp"
 #include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
+#include "locus/data.hpp"
 #include "locus/locality/accountant.hpp"
 
 namespace locus::dataflow::detail {
@@ -204,40 +205,13 @@ void cancel(edt_node* n, const char* why) noexcept {
   teardown(n, false, 0);
 }
 
-/// The datablock of slot i's event, or null if it carries none.
-const datablock* block_of(const edt_node& n, std::uint32_t i) noexcept {
-  const event_core* e = n.slots[i].ev;
-  if (e->type() != &type_tag<datablock>) return nullptr;
-  return &*static_cast<const value_core<datablock>*>(e)->value;
-}
-
-/// The worker on the core that homes most of n's input datablock bytes (its largest input),
-/// or -1 if none is homed on a core of this runtime. Workers are laid out round robin over the
-/// cores: the first worker on that core.
-int data_worker(const edt_node& n) noexcept {
-  const auto& core_of = n.g->rt->core_of;
-  std::size_t best_bytes = 0;
-  int best = -1;
-  for (std::uint32_t i = 0; i < n.nslots; ++i) {
-    const datablock* b = block_of(n, i);
-    if (b == nullptr) continue;
-    const locus::home h = b->where();
-    if (h.where() != locus::home::kind::core || b->size() <= best_bytes) continue;
-    const auto it = std::find(core_of.begin(), core_of.end(), std::size_t{h.index()});
-    if (it == core_of.end()) continue;
-    best_bytes = b->size();
-    best = static_cast<int>(it - core_of.begin());
-  }
-  return best;
-}
-
 /// The place a ready task goes to: the enabling worker's, or that of the worker whose core
 /// holds most of its input datablocks' bytes (placement::near_data).
 std::uint32_t place_for(const edt_node& n) noexcept {
   graph_state& g = *n.g;
   const std::uint32_t here = locus::detail::ready_place(*g.rt);
   if (g.place != placement::near_data || g.rt->places.size() == 1) return here;
-  const int w = data_worker(n);
+  const int w = data_worker(n, *g.rt);
   return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
 }
 
@@ -259,11 +233,27 @@ std::uint64_t call_with_credits(edt_node* n, edt_args& in) {
   return left + t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
 }
 
+/// Locality accounting (config::accounting): a task accesses the datablocks of its slots, each
+/// with the mode its dependence declared, counted before its body runs (like a task's declared
+/// data ranges, locus/data.hpp).
+void account_inputs(const edt_node& n) {
+  for (std::uint32_t i = 0; i < n.nslots; ++i)
+    if (const datablock* b = block_of(n, i); b != nullptr && b->size() != 0)
+      locus::touch(b->bytes().data(), b->size(), n.slots[i].mode);
+}
+
 locus::task<void> run_edt(edt_node* n) {
   graph_state& g = *n->g;
   std::uint64_t extra = 0;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
+    if (g.rt->acct != nullptr) [[unlikely]] {
+      try {
+        account_inputs(*n);
+      } catch (...) {
+        fail(g, std::current_exception());
+      }
+    }
     edt_args in(n);
     if (n->ops->start != nullptr) {
       // A coroutine body may move between workers: it reserves no credits.
@@ -290,7 +280,7 @@ void fire(edt_node* n, bool counted = false) {
     // this worker's place (else the mailbox below, which wakes a sleeper of that place).
     unsigned to = w != nullptr ? w->index() : 0;
     if (w != nullptr && &w->rt() == g.rt && g.place == placement::near_data) {
-      const int d = data_worker(*n);
+      const int d = data_worker(*n, *g.rt);
       if (d >= 0) to = static_cast<unsigned>(d);
     }
     if (w != nullptr && &w->rt() == g.rt && g.rt->workers[to]->place() == w->place()) {
@@ -453,32 +443,6 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   if (!ev->add_waiter(&s)) slot_notify(&s, ev->fired());
 }
 
-std::uint64_t retrieval_cost(const edt_node& n, const locus::detail::runtime_state& rt,
-                             unsigned w) noexcept {
-  const std::size_t mine = rt.core_of[w];
-  std::uint64_t cost = 0;
-  for (std::uint32_t i = 0; i < n.nslots; ++i) {
-    const datablock* b = block_of(n, i);
-    if (b == nullptr) continue;
-    const locus::home h = b->where();
-    if (h.where() != locus::home::kind::core) continue;
-    cost += b->size() * static_cast<std::uint64_t>(rt.topo.between(h.index(), mine));
-  }
-  return cost;
-}
-
-std::uint32_t steal_weight(const edt_node& n, steal_mode m) noexcept {
-  switch (m) {
-    case steal_mode::half_pessimistic:
-      return 1 + n.hint.dominated;
-    case steal_mode::half_optimistic:
-      return 1 + n.hint.descendants;
-    case steal_mode::one:
-      break;
-  }
-  return 1;
-}
-
 graph_state* graph_create(locus::runtime& rt, graph_options o) {
   auto* g = new graph_state;
   g->rt = &locus::detail::state_of(rt);
@@ -524,90 +488,6 @@ bool graph_suspend(graph_state& g, locus::detail::frame& f) {
   if (done(g)) return false;
   g.frames.push_back(&f);
   return true;
-}
-
-// edt_args -----------------------------------------------------------------------------------
-
-}  // namespace locus::dataflow::detail
-
-namespace locus::dataflow {
-
-const detail::event_core* edt_args::checked(std::uint32_t i, const char* what) const {
-  if (i >= m_n->nslots)
-    detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
-                        std::to_string(i) + " is out of range: the task has " +
-                        std::to_string(m_n->nslots) + " slots");
-  if (m_n->slots[i].released)
-    detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
-                        std::to_string(i) + " was released");
-  return m_n->slots[i].ev;
-}
-
-void edt_args::release(std::uint32_t i) {
-  (void)checked(i, "release");  // a second release fails here: "was released"
-  m_n->slots[i].released = true;
-}
-
-void edt_args::wrong_type(std::uint32_t i) const {
-  detail::throw_error("locus::dataflow::edt_args: slot " + std::to_string(i) +
-                      " is read as a type its event does not carry");
-}
-
-void edt_args::not_writable(std::uint32_t i) const {
-  detail::throw_error("locus::dataflow::edt_args::write: slot " + std::to_string(i) +
-                      " was declared access::read; declare access::write on the dependence");
-}
-
-}  // namespace locus::dataflow
-
-// Datablocks ---------------------------------------------------------------------------------
-
-namespace locus::dataflow::detail {
-
-namespace {
-locus::home current_home(locus::detail::runtime_state*& rt) noexcept {
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr) return {};
-  rt = &w->rt();
-  return locus::home::on_core(static_cast<unsigned>(rt->core_of[w->index()]));
-}
-}  // namespace
-
-block_core* block_create(std::size_t bytes) {
-  auto* b = new block_core;
-  b->bytes = bytes;
-  const std::size_t rounded = round_up(bytes == 0 ? 1 : bytes, 64);
-  b->data = ::operator new(rounded, std::align_val_t(64));
-  std::fill_n(static_cast<std::byte*>(b->data), rounded, std::byte{0});
-  locus::detail::runtime_state* rt = nullptr;
-  const locus::home h = current_home(rt);
-  b->home_bits.store(h.bits(), std::memory_order_relaxed);
-  if (!h.is_none() && rt->acct != nullptr && bytes != 0) {
-    rt->acct->homes().place(b->data, bytes, h);
-    b->rt = rt;
-  }
-  return b;
-}
-
-void block_destroy(block_core* b) noexcept {
-  if (b->rt != nullptr)
-    static_cast<locus::detail::runtime_state*>(b->rt)->acct->homes().clear(b->data, b->bytes);
-  ::operator delete(b->data, std::align_val_t(64));
-  delete b;
-}
-
-void block_written(block_core* b) noexcept {
-  locus::detail::runtime_state* rt = nullptr;
-  const locus::home h = current_home(rt);
-  if (h.is_none() || b->home_bits.load(std::memory_order_relaxed) == h.bits()) return;
-  b->home_bits.store(h.bits(), std::memory_order_relaxed);
-  // Pages are in the home map only for a block made on a worker of a runtime that keeps one.
-  if (b->rt == rt && rt != nullptr) {
-    try {
-      rt->acct->homes().place(b->data, b->bytes, h);
-    } catch (...) {  // the home map could not grow: the home stays a hint in the block
-    }
-  }
 }
 
 }  // namespace locus::dataflow::detail
