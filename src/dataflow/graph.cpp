@@ -113,10 +113,9 @@ void count(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept {
   g.counts.fetch_add(p * k_one_pending + f * k_one_flying, std::memory_order_relaxed);
 }
 
-/// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
-/// `extra`: credits its body left over, returned in the same update.
-void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
-  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0) + extra;
+/// Subtracts `by` (pending and in-flight units) from the word; wakes the waiters if that makes
+/// the graph done, frees the state if it was the last thing holding it.
+void update_done(graph_state& g, std::uint64_t by) noexcept {
   std::unique_lock lk(g.mutex, std::defer_lock);
   // acquire on every load of the word (and acq_rel on the CAS): the update that makes the graph
   // done sees every other task's effects, and `failed` read after a load that includes the
@@ -148,6 +147,51 @@ void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
     return;
   }
   if (after == 0) delete &g;  // the object is gone and this was its last task
+}
+
+/// Finished tasks' units not yet subtracted from their graph's word, on this worker: a task
+/// that ran here adds its units to this *debt* instead of updating the shared word, and the
+/// debt is paid (one update) when it reaches k_debt tasks, when a task of another graph ends
+/// here, when this worker's deque is empty at a task's end, and when the worker is about to
+/// look for work elsewhere (the core calls pay_debt through detail::t_before_idle,
+/// ready.hpp). Until then the word over-counts, so the graph cannot look done early, and the
+/// state stays alive (its pending count is not zero); every path to idleness pays, so the
+/// graph's completion is delayed at most until this worker runs out of local work.
+struct debt {
+  graph_state* g = nullptr;
+  std::uint64_t units = 0;
+};
+constinit thread_local debt t_debt;
+constexpr std::uint64_t k_debt = 64;
+
+bool pay_debt() noexcept {
+  debt& d = t_debt;
+  if (d.g == nullptr) return false;
+  graph_state& g = *d.g;
+  const std::uint64_t units = d.units;
+  d = {};
+  update_done(g, units);  // may make a waiting frame runnable on this worker's deque
+  return true;
+}
+
+/// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
+/// `extra`: credits its body left over, returned in the same update. A task that ran on a
+/// worker goes into the worker's debt (above).
+void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
+  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0) + extra;
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (!fired || w == nullptr || &w->rt() != g.rt) {
+    update_done(g, by);
+    return;
+  }
+  debt& d = t_debt;
+  if (d.g != &g) {
+    pay_debt();
+    d.g = &g;
+    locus::detail::t_before_idle = &pay_debt;
+  }
+  d.units += by;
+  if (pending_of(d.units) >= k_debt || w->tasks().empty_hint()) pay_debt();
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
