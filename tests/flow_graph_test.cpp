@@ -469,9 +469,7 @@ TEST(FlowGraph, BytesPerWaitingTask) {
   constexpr int n = 100000;
   locus::runtime rt{cfg(2)};
   df::graph g(rt);
-  const auto heap = [] {
-    return mallinfo2().uordblks + locus::detail::pool_slab_bytes();
-  };
+  const auto heap = [] { return mallinfo2().uordblks + locus::detail::pool_slab_bytes(); };
   std::size_t after_first = 0;
   std::size_t t_bytes = 0;
   for (int round = 0; round < 2; ++round) {
@@ -494,9 +492,10 @@ TEST(FlowGraph, BytesPerWaitingTask) {
       const std::size_t held =
           locus::detail::pool_block_bytes(t_bytes) +
           locus::detail::pool_block_bytes(sizeof(df::detail::value_core<void>));
-      std::printf("[ bytes    ] %zu bytes per waiting two-slot task with its output event "
-                  "(the heap grew by %.1f per task)\n",
-                  held, per_task);
+      std::printf(
+          "[ bytes    ] %zu bytes per waiting two-slot task with its output event "
+          "(the heap grew by %.1f per task)\n",
+          held, per_task);
       RecordProperty("bytes_per_waiting_task", std::to_string(held));
       EXPECT_EQ(held, 192U);
       EXPECT_LT(per_task, static_cast<double>(held) + 2.0);  // + slab headers and the last slab

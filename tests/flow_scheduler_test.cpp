@@ -114,8 +114,8 @@ using option = std::tuple<df::steal_mode, df::ready_queue, df::placement, unsign
 std::string name_of(const ::testing::TestParamInfo<option>& p) {
   std::string s = std::string(df::to_string(std::get<0>(p.param))) + "_" +
                   df::to_string(std::get<1>(p.param)) + "_" +
-                  (std::get<2>(p.param) == df::placement::near_data ? "near" : "enabling") +
-                  "_w" + std::to_string(std::get<3>(p.param));
+                  (std::get<2>(p.param) == df::placement::near_data ? "near" : "enabling") + "_w" +
+                  std::to_string(std::get<3>(p.param));
   std::replace(s.begin(), s.end(), '-', '_');
   return s;
 }
@@ -149,8 +149,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(df::steal_mode::one, df::steal_mode::half_pessimistic,
                                          df::steal_mode::half_optimistic),
                        ::testing::Values(df::ready_queue::deque, df::ready_queue::priority),
-                       ::testing::Values(df::placement::enabling_worker,
-                                         df::placement::near_data),
+                       ::testing::Values(df::placement::enabling_worker, df::placement::near_data),
                        ::testing::Values(1U, 2U, 3U, 4U)),
     name_of);
 

@@ -2,8 +2,8 @@
 #include "execute.hpp"
 
 #include <unistd.h>
-#include <locus/locus.hpp>
 #include <locus/dataflow.hpp>
+#include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
 
 #include <cerrno>

@@ -21,8 +21,8 @@
 namespace bench {
 
 struct flow_choice {
-  bool on = false;        ///< the size named options: run on the flow scheduler
-  std::string base;       ///< the size without the options
+  bool on = false;   ///< the size named options: run on the flow scheduler
+  std::string base;  ///< the size without the options
   locus::dataflow::flow_options options;
   locus::dataflow::placement place = locus::dataflow::placement::enabling_worker;
 };

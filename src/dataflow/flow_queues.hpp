@@ -38,7 +38,8 @@ class flow_queues : public ext::acquisition {
 /// The data-retrieval cost of task `n`'s input datablocks for a task run by worker `w` of `rt`:
 /// for each slot whose event carries a datablock homed on a core, its bytes times the topology
 /// distance between that core and w's (0 to 4).
-[[nodiscard]] std::uint64_t retrieval_cost(const edt_node& n, const locus::detail::runtime_state& rt,
+[[nodiscard]] std::uint64_t retrieval_cost(const edt_node& n,
+                                           const locus::detail::runtime_state& rt,
                                            unsigned w) noexcept;
 /// The weight of `n` for steal-half under `m` (1 + its hint's count, saturating).
 [[nodiscard]] std::uint32_t steal_weight(const edt_node& n, steal_mode m) noexcept;

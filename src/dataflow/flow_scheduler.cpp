@@ -44,8 +44,7 @@ struct entry {
 /// Per-worker counters: written by the owner only (relaxed load and store), read by stats().
 struct flow_counters {
   using counter = std::atomic<std::uint64_t>;
-  counter pushed{0}, local_takes{0}, steal_attempts{0}, steals{0}, tasks_stolen{0},
-      cost_at_run{0};
+  counter pushed{0}, local_takes{0}, steal_attempts{0}, steals{0}, tasks_stolen{0}, cost_at_run{0};
   static void bump(counter& c, std::uint64_t by = 1) noexcept {
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }

@@ -11,9 +11,9 @@
 
 #include "../runtime_state.hpp"
 #include "flow_queues.hpp"
+#include "locus/data.hpp"
 #include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
-#include "locus/data.hpp"
 #include "locus/locality/accountant.hpp"
 
 namespace locus::dataflow::detail {
@@ -389,7 +389,7 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   n->align = static_cast<std::uint32_t>(align);
   n->g = &g;
   n->ops = nullptr;
-    n->slots = reinterpret_cast<slot*>(mem + slots_at);
+  n->slots = reinterpret_cast<slot*>(mem + slots_at);
   for (std::uint32_t i = 0; i < nslots; ++i) {
     slot* s = ::new (static_cast<void*>(n->slots + i)) slot;
     s->owner = n;

@@ -93,8 +93,8 @@ thread_local pool_holder t_holder;
   // Straight from mmap (twice the size, the unaligned ends unmapped): a slab is never freed,
   // and keeping slabs out of malloc's heap keeps them out of its statistics, so pool memory is
   // counted once, by pool_slab_bytes().
-  void* raw = ::mmap(nullptr, 2 * k_slab_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+  void* raw =
+      ::mmap(nullptr, 2 * k_slab_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   const auto at = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (at + k_slab_bytes - 1) & ~(std::uintptr_t{k_slab_bytes} - 1);

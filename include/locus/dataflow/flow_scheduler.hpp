@@ -66,13 +66,13 @@ struct flow_options {
 
 /// Counters of the ready queues, summed over the workers since the scheduler was made.
 struct flow_stats {
-  std::uint64_t pushed = 0;            ///< tasks that entered a ready queue when made ready
-  std::uint64_t local_takes = 0;       ///< tasks a worker took from its own ready queue
-  std::uint64_t steal_attempts = 0;    ///< looks into a non-empty-looking victim queue
-  std::uint64_t steals = 0;            ///< steals that took at least one task
-  std::uint64_t tasks_stolen = 0;      ///< tasks those steals took
-  std::uint64_t cost_at_run = 0;       ///< sum of the retrieval costs of the tasks run (priority
-                                       ///< or not: the cost is always computed)
+  std::uint64_t pushed = 0;          ///< tasks that entered a ready queue when made ready
+  std::uint64_t local_takes = 0;     ///< tasks a worker took from its own ready queue
+  std::uint64_t steal_attempts = 0;  ///< looks into a non-empty-looking victim queue
+  std::uint64_t steals = 0;          ///< steals that took at least one task
+  std::uint64_t tasks_stolen = 0;    ///< tasks those steals took
+  std::uint64_t cost_at_run = 0;     ///< sum of the retrieval costs of the tasks run (priority
+                                     ///< or not: the cost is always computed)
 };
 
 /// A scheduler whose ready queues follow flow_options; install scheduler() in

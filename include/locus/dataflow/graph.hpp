@@ -183,7 +183,8 @@ class edt {
  public:
   edt() noexcept = default;
   edt(const edt& o) noexcept : m_n(o.m_n) {
-    if (m_n != nullptr) m_n->refs.fetch_add(detail::edt_node::k_handle + 1, std::memory_order_relaxed);
+    if (m_n != nullptr)
+      m_n->refs.fetch_add(detail::edt_node::k_handle + 1, std::memory_order_relaxed);
   }
   edt(edt&& o) noexcept : m_n(std::exchange(o.m_n, nullptr)) {}
   edt& operator=(edt o) noexcept {
