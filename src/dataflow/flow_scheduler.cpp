@@ -31,13 +31,14 @@ namespace detail {
 namespace {
 
 struct entry {
-  std::uint64_t cost;
-  std::uint64_t seq;
+  std::uint64_t key;   ///< the order: the cost in ready_queue::priority, else 0
+  std::uint64_t seq;   ///< newer entries have larger numbers
+  std::uint64_t cost;  ///< retrieval cost for the queue's worker (flow_stats::cost_at_run)
   std::uintptr_t item;
   const edt_node* node;  ///< valid while queued (the task has not run)
   std::uint32_t weight;
   bool operator<(const entry& o) const noexcept {
-    return cost != o.cost ? cost < o.cost : seq > o.seq;
+    return key != o.key ? key < o.key : seq > o.seq;
   }
 };
 
@@ -87,7 +88,8 @@ class flow_queues_impl final : public flow_queues {
     ready_queue_state& q = *m_queues[to];
     {
       std::lock_guard lk(q.m);
-      q.insert({m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, item, &n, weight});
+      q.insert({m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, cost, item, &n,
+                weight});
     }
     if (locus::detail::worker* w = locus::detail::t_worker)
       flow_counters::bump(m_queues[w->index()]->counters.pushed);
@@ -184,7 +186,8 @@ class flow_queues_impl final : public flow_queues {
       std::lock_guard lk(mine.m);
       for (std::size_t i = 1; i < got.size(); ++i) {
         entry e = got[i];
-        e.cost = m_opt.queue == ready_queue::priority ? retrieval_cost(*e.node, rt, w.index()) : 0;
+        e.cost = retrieval_cost(*e.node, rt, w.index());
+        e.key = m_opt.queue == ready_queue::priority ? e.cost : 0;
         e.seq = mine.next_seq++;
         mine.insert(e);
       }

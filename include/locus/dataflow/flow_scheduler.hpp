@@ -71,8 +71,10 @@ struct flow_stats {
   std::uint64_t steal_attempts = 0;  ///< looks into a non-empty-looking victim queue
   std::uint64_t steals = 0;          ///< steals that took at least one task
   std::uint64_t tasks_stolen = 0;    ///< tasks those steals took
-  std::uint64_t cost_at_run = 0;     ///< sum of the retrieval costs of the tasks run (priority
-                                     ///< or not: the cost is always computed)
+  /// Sum of the retrieval costs (bytes x distance, for the worker whose queue a task was taken
+  /// from, as computed when it entered that queue) of the tasks run, in every queue mode: the
+  /// scheduler's own estimate of the data it made workers fetch.
+  std::uint64_t cost_at_run = 0;
 };
 
 /// A scheduler whose ready queues follow flow_options; install scheduler() in
