@@ -95,10 +95,34 @@ struct credits {
 constinit thread_local credits t_credits;
 constexpr std::uint64_t k_reserve = 16;
 
-/// Counts `p` tasks created and `f` fired in g: from this thread's credits when a body of g
-/// runs here. Relaxed: the task is published afterwards (a release push, or a mailbox lock),
-/// so its finisher's decrement comes later in the word's modification order.
+/// Finished tasks' units not yet subtracted from their graph's word, on this worker: a task
+/// that ran here adds its units to this *debt* instead of updating the shared word. The debt is
+/// an over-count already in the word, so counting a new task of the same graph on this worker
+/// takes its units from the debt first (count()), and the debt is paid (one update) when it
+/// reaches k_debt tasks, when a task of another graph ends here, and when the worker's deque
+/// runs empty, before it looks for work elsewhere (the core calls pay_debt through
+/// detail::t_before_idle, ready.hpp). Until then the word over-counts, so the graph cannot
+/// look done early, and the state stays alive (its pending count is not zero); every path to
+/// idleness pays, so the graph's completion is delayed at most until this worker runs out of
+/// local work. `g` is null whenever `units` is zero (a dangling g must never be paid).
+struct debt {
+  graph_state* g = nullptr;
+  std::uint64_t units = 0;
+};
+constinit thread_local debt t_debt;
+constexpr std::uint64_t k_debt = 64;
+
+/// Counts `p` tasks created and `f` fired in g: from this worker's debt for g, else from this
+/// thread's credits when a body of g runs here, else in the word. Relaxed: the task is
+/// published afterwards (a release push, or a mailbox lock), so its finisher's decrement comes
+/// later in the word's modification order.
 void count(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept {
+  debt& d = t_debt;
+  if (d.g == &g && pending_of(d.units) >= p && flying_of(d.units) >= f) {
+    d.units -= p * k_one_pending + f * k_one_flying;
+    if (d.units == 0) d.g = nullptr;
+    return;
+  }
   credits& c = t_credits;
   if (c.g == &g) {
     if (c.pending < p || c.flying < f) [[unlikely]] {
@@ -149,24 +173,12 @@ void update_done(graph_state& g, std::uint64_t by) noexcept {
   if (after == 0) delete &g;  // the object is gone and this was its last task
 }
 
-/// Finished tasks' units not yet subtracted from their graph's word, on this worker: a task
-/// that ran here adds its units to this *debt* instead of updating the shared word, and the
-/// debt is paid (one update) when it reaches k_debt tasks, when a task of another graph ends
-/// here, when this worker's deque is empty at a task's end, and when the worker is about to
-/// look for work elsewhere (the core calls pay_debt through detail::t_before_idle,
-/// ready.hpp). Until then the word over-counts, so the graph cannot look done early, and the
-/// state stays alive (its pending count is not zero); every path to idleness pays, so the
-/// graph's completion is delayed at most until this worker runs out of local work.
-struct debt {
-  graph_state* g = nullptr;
-  std::uint64_t units = 0;
-};
-constinit thread_local debt t_debt;
-constexpr std::uint64_t k_debt = 64;
-
 bool pay_debt() noexcept {
   debt& d = t_debt;
-  if (d.g == nullptr) return false;
+  if (d.units == 0) {
+    d.g = nullptr;
+    return false;
+  }
   graph_state& g = *d.g;
   const std::uint64_t units = d.units;
   d = {};
@@ -191,7 +203,7 @@ void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
     locus::detail::t_before_idle = &pay_debt;
   }
   d.units += by;
-  if (pending_of(d.units) >= k_debt || w->tasks().empty_hint()) pay_debt();
+  if (pending_of(d.units) >= k_debt) pay_debt();
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
