@@ -37,9 +37,7 @@ struct entry {
   std::uintptr_t item;
   const edt_node* node;  ///< valid while queued (the task has not run)
   std::uint32_t weight;
-  bool operator<(const entry& o) const noexcept {
-    return key != o.key ? key < o.key : seq > o.seq;
-  }
+  bool operator<(const entry& o) const noexcept { return key != o.key ? key < o.key : seq > o.seq; }
 };
 
 /// Per-worker counters: written by the owner only (relaxed load and store), read by stats().
@@ -88,8 +86,8 @@ class flow_queues_impl final : public flow_queues {
     ready_queue_state& q = *m_queues[to];
     {
       std::lock_guard lk(q.m);
-      q.insert({m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, cost, item, &n,
-                weight});
+      q.insert(
+          {m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, cost, item, &n, weight});
     }
     if (locus::detail::worker* w = locus::detail::t_worker)
       flow_counters::bump(m_queues[w->index()]->counters.pushed);
