@@ -11,6 +11,7 @@
 
 #include "../runtime_state.hpp"
 #include "flow_queues.hpp"
+#include "graph_state.hpp"
 #include "locus/data.hpp"
 #include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
@@ -22,188 +23,10 @@ void throw_error(const std::string& what) {
   throw dataflow_error(what);
 }
 
-/// The graph's shared state: lives while the graph object or any unfinished task does.
-struct graph_state {
-  /// Three counts in one word, so that a task's bookkeeping is one read-modify-write of one
-  /// shared line (every worker touches it):
-  ///  * alive (bit 63): the graph object exists;
-  ///  * pending (bits 32..62): tasks created and not finished (ran, skipped or cancelled); the
-  ///    graph is done at zero;
-  ///  * in flight (bits 0..31): tasks fired (ready or running) and not finished. After a failure
-  ///    the graph is done when this reaches zero: nothing of it runs, and nothing of it can
-  ///    become ready except through a satisfy from outside, whose task is then skipped.
-  /// The state is freed by whoever brings the word to zero (the object gone, nothing pending):
-  /// tasks hold no reference of their own, so a task costs no other shared update. A finisher
-  /// that makes the graph done while the object is alive holds the mutex across its update
-  /// and its notification, and the object's release takes the mutex before clearing `alive`,
-  /// so the state cannot be freed under a notifier (task_done).
-  std::atomic<std::uint64_t> counts{k_alive};
-  std::atomic<bool> failed{false};
-  locus::detail::exception_slot error;  ///< first exception wins
-  locus::detail::runtime_state* rt;
-  placement place;
-  flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
-  /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
-  /// under the mutex, and a finisher that makes it true notifies under the mutex, so no
-  /// wake-up is lost.
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<locus::detail::frame*> frames;
-
-  static constexpr std::uint64_t k_alive = std::uint64_t{1} << 63;
-};
-
 namespace {
-
-constexpr std::uint64_t k_alive = graph_state::k_alive;
-constexpr std::uint64_t k_one_pending = std::uint64_t{1} << 32, k_one_flying = 1;
-constexpr std::uint64_t pending_of(std::uint64_t c) noexcept {
-  return (c & ~k_alive) >> 32;
-}
-constexpr std::uint64_t flying_of(std::uint64_t c) noexcept {
-  return c & 0xffffffffu;
-}
 
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
-}
-
-bool done_at(std::uint64_t c, const graph_state& g) noexcept {
-  return pending_of(c) == 0 || (flying_of(c) == 0 && g.failed.load(std::memory_order_acquire));
-}
-
-bool done(const graph_state& g) noexcept {
-  return done_at(g.counts.load(std::memory_order_acquire), g);
-}
-
-void fail(graph_state& g, std::exception_ptr e) noexcept {
-  g.error.offer(std::move(e));
-  // Before this task's in-flight decrement (task_done), so the last decrementer sees it.
-  g.failed.store(true, std::memory_order_release);
-}
-
-/// Counts reserved by the plain body running on this thread, for its graph (`g`, null when no
-/// plain body runs): tasks it creates and fires take their pending and in-flight units from
-/// here, so a body that makes many tasks updates the shared word once per k_reserve of them.
-/// The body's own units stay in the word while it runs, so the word over-counts (never
-/// under-counts) and the graph cannot look done early; the units left over go back with the
-/// task's final update (task_done's `extra`).
-struct credits {
-  graph_state* g = nullptr;
-  std::uint64_t pending = 0, flying = 0;
-};
-constinit thread_local credits t_credits;
-constexpr std::uint64_t k_reserve = 16;
-
-/// Finished tasks' units not yet subtracted from their graph's word, on this worker: a task
-/// that ran here adds its units to this *debt* instead of updating the shared word. The debt is
-/// an over-count already in the word, so counting a new task of the same graph on this worker
-/// takes its units from the debt first (count()), and the debt is paid (one update) when it
-/// reaches k_debt tasks, when a task of another graph ends here, and when the worker's deque
-/// runs empty, before it looks for work elsewhere (the core calls pay_debt through
-/// detail::t_before_idle, ready.hpp). Until then the word over-counts, so the graph cannot
-/// look done early, and the state stays alive (its pending count is not zero); every path to
-/// idleness pays, so the graph's completion is delayed at most until this worker runs out of
-/// local work. `g` is null whenever `units` is zero (a dangling g must never be paid).
-struct debt {
-  graph_state* g = nullptr;
-  std::uint64_t units = 0;
-};
-constinit thread_local debt t_debt;
-constexpr std::uint64_t k_debt = 64;
-
-/// Counts `p` tasks created and `f` fired in g: from this worker's debt for g, else from this
-/// thread's credits when a body of g runs here, else in the word. Relaxed: the task is
-/// published afterwards (a release push, or a mailbox lock), so its finisher's decrement comes
-/// later in the word's modification order.
-void count(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept {
-  debt& d = t_debt;
-  if (d.g == &g && pending_of(d.units) >= p && flying_of(d.units) >= f) {
-    d.units -= p * k_one_pending + f * k_one_flying;
-    if (d.units == 0) d.g = nullptr;
-    return;
-  }
-  credits& c = t_credits;
-  if (c.g == &g) {
-    if (c.pending < p || c.flying < f) [[unlikely]] {
-      g.counts.fetch_add(k_reserve * (k_one_pending + k_one_flying), std::memory_order_relaxed);
-      c.pending += k_reserve;
-      c.flying += k_reserve;
-    }
-    c.pending -= p;
-    c.flying -= f;
-    return;
-  }
-  g.counts.fetch_add(p * k_one_pending + f * k_one_flying, std::memory_order_relaxed);
-}
-
-/// Subtracts `by` (pending and in-flight units) from the word; wakes the waiters if that makes
-/// the graph done, frees the state if it was the last thing holding it.
-void update_done(graph_state& g, std::uint64_t by) noexcept {
-  std::unique_lock lk(g.mutex, std::defer_lock);
-  // acquire on every load of the word (and acq_rel on the CAS): the update that makes the graph
-  // done sees every other task's effects, and `failed` read after a load that includes the
-  // failing task's own decrement is true (it was stored before that decrement).
-  std::uint64_t c = g.counts.load(std::memory_order_acquire);
-  std::uint64_t after = 0;
-  for (;;) {
-    after = c - by;
-    if (!lk.owns_lock() && (after & k_alive) != 0 && done_at(after, g)) {
-      lk.lock();  // this update may make the graph done: notify under the mutex (see above)
-      c = g.counts.load(std::memory_order_acquire);
-      continue;
-    }
-    if (g.counts.compare_exchange_weak(c, after, std::memory_order_acq_rel,
-                                       std::memory_order_acquire))
-      break;
-  }
-  if (lk.owns_lock()) {
-    std::vector<locus::detail::frame*> frames;
-    if (done_at(after, g)) {
-      frames.swap(g.frames);
-      g.cv.notify_all();
-    }
-    locus::detail::runtime_state& rt = *g.rt;
-    lk.unlock();  // nothing of g is touched after this: the object may go and free it
-    for (locus::detail::frame* f : frames)
-      locus::detail::make_runnable(rt, f->m_place, locus::detail::continuation_item(f, true),
-                                   false);
-    return;
-  }
-  if (after == 0) delete &g;  // the object is gone and this was its last task
-}
-
-bool pay_debt() noexcept {
-  debt& d = t_debt;
-  if (d.units == 0) {
-    d.g = nullptr;
-    return false;
-  }
-  graph_state& g = *d.g;
-  const std::uint64_t units = d.units;
-  d = {};
-  update_done(g, units);  // may make a waiting frame runnable on this worker's deque
-  return true;
-}
-
-/// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
-/// `extra`: credits its body left over, returned in the same update. A task that ran on a
-/// worker goes into the worker's debt (above).
-void task_done(graph_state& g, bool fired, std::uint64_t extra) noexcept {
-  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0) + extra;
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (!fired || w == nullptr || &w->rt() != g.rt) {
-    update_done(g, by);
-    return;
-  }
-  debt& d = t_debt;
-  if (d.g != &g) {
-    pay_debt();
-    d.g = &g;
-    locus::detail::t_before_idle = &pay_debt;
-  }
-  d.units += by;
-  if (pending_of(d.units) >= k_debt) pay_debt();
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -223,7 +46,7 @@ void teardown_one(teardown_item it) noexcept {
   // g outlives this unfinished task's task_done; after it, n->g may dangle (node_release
   // does not read it).
   n->ops->destroy(n->body());
-  task_done(g, it.fired, it.extra);
+  task_finished(g, it.fired, it.extra);
   node_release(n);
 }
 
@@ -251,11 +74,12 @@ void cancel(edt_node* n, const char* why) noexcept {
   graph_state& g = *n->g;
   if (!g.failed.load(std::memory_order_relaxed)) {
     try {
-      fail(g, std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
-                                                                 "cancelled: ") +
-                                                     why)));
+      graph_fail(g,
+                 std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
+                                                                    "cancelled: ") +
+                                                        why)));
     } catch (...) {
-      fail(g, std::current_exception());
+      graph_fail(g, std::current_exception());
     }
   }
   teardown(n, false, 0);
@@ -269,24 +93,6 @@ std::uint32_t place_for(const edt_node& n) noexcept {
   if (g.place != placement::near_data || g.rt->places.size() == 1) return here;
   const int w = data_worker(n, *g.rt);
   return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
-}
-
-/// Runs a plain body with this thread's credits (see `credits`) and returns what it left.
-std::uint64_t call_with_credits(edt_node* n, edt_args& in) {
-  struct scope {
-    credits saved;
-    explicit scope(graph_state* g) noexcept : saved(std::exchange(t_credits, credits{g})) {}
-    ~scope() { t_credits = saved; }
-  } s(n->g);
-  std::uint64_t left = 0;
-  try {
-    n->ops->call(n->body(), in);
-  } catch (...) {
-    left = t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
-    t_credits.pending = t_credits.flying = 0;
-    fail(*n->g, std::current_exception());  // before the task's final update (task_done)
-  }
-  return left + t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
 }
 
 /// Locality accounting (config::accounting): a task accesses the datablocks of its slots, each
@@ -307,7 +113,7 @@ locus::task<void> run_edt(edt_node* n) {
       try {
         account_inputs(*n);
       } catch (...) {
-        fail(g, std::current_exception());
+        graph_fail(g, std::current_exception());
       }
     }
     edt_args in(n);
@@ -316,7 +122,7 @@ locus::task<void> run_edt(edt_node* n) {
       try {
         co_await n->ops->start(n->body(), in);
       } catch (...) {
-        fail(g, std::current_exception());
+        graph_fail(g, std::current_exception());
       }
     } else {
       extra = call_with_credits(n, in);
@@ -329,7 +135,7 @@ locus::task<void> run_edt(edt_node* n) {
 /// caller already counted it in flight.
 void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
-  if (!counted) count(g, 0, 1);
+  if (!counted) count_tasks(g, 0, 1);
   if (g.flow != nullptr) {
     locus::detail::worker* w = locus::detail::t_worker;
     // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
@@ -444,7 +250,7 @@ void node_start(edt_node* n, const body_ops* ops) {
   n->ops = ops;
   // A task without slots is pending and in flight at once: one update (or none, from credits).
   const bool now = n->nslots == 0;
-  count(*n->g, 1, now ? 1 : 0);
+  count_tasks(*n->g, 1, now ? 1 : 0);
   if (now) fire(n, true);
 }
 
@@ -518,7 +324,7 @@ void graph_release(graph_state* g) noexcept {
 }
 
 bool graph_done(const graph_state& g) noexcept {
-  return done(g);
+  return graph_is_done(g);
 }
 
 std::int64_t graph_pending(const graph_state& g) noexcept {
@@ -534,14 +340,14 @@ void graph_wait(graph_state& g) {
     throw_error("locus::dataflow::graph::wait would block a worker: co_await the graph instead");
   {
     std::unique_lock lk(g.mutex);
-    g.cv.wait(lk, [&] { return done(g); });
+    g.cv.wait(lk, [&] { return graph_is_done(g); });
   }
   graph_rethrow(g);
 }
 
 bool graph_suspend(graph_state& g, locus::detail::frame& f) {
   std::lock_guard lk(g.mutex);
-  if (done(g)) return false;
+  if (graph_is_done(g)) return false;
   g.frames.push_back(&f);
   return true;
 }
