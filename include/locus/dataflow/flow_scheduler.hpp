@@ -78,7 +78,8 @@ struct flow_stats {
 };
 
 /// A scheduler whose ready queues follow flow_options; install scheduler() in
-/// config::custom_scheduler. Graphs on a runtime with it use its queues.
+/// config::custom_scheduler of one runtime (its queues are per worker of that runtime: make one
+/// per runtime). Graphs on a runtime with it use its queues.
 class flow_scheduler {
  public:
   [[nodiscard]] static std::shared_ptr<flow_scheduler> make(flow_options o = {});
