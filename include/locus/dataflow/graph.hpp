@@ -113,7 +113,8 @@ struct edt_node {
   std::uint32_t bytes;  ///< of the allocation
   std::uint32_t align;  ///< of the allocation
   /// Valid until the task finished or was cancelled: the graph's state outlives its unfinished
-  /// tasks (graph.cpp, graph_state::counts), not the nodes that handles keep after that.
+  /// tasks (src/dataflow/graph_state.hpp, graph_state::counts), not the nodes that handles keep
+  /// after that.
   graph_state* g;
   task_hint hint;
   const body_ops* ops;
