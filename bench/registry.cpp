@@ -84,6 +84,7 @@ std::vector<kernel_info> make_registry() {
     k.replays = k.name == "memcpy" || k.name == "heat" || k.name == "fdtd" || k.name == "floyd" ||
                 k.name == "cg" || k.name == "scan";
     k.designs = k.name == "memcpy" || k.name == "heat";
+    if (k.name == "cholesky" || k.name == "smith-waterman") k.flow_sizes = true;
   }
   return out;
 }

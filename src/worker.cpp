@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "locus/detail/ready.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "runtime_state.hpp"
 
@@ -215,9 +216,12 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
     ps.idle->thief_to_active();
     execute(w, item, victim);
     // Own work, deepest first (SLAW's tie breakers: the bottom of the deque is the most
-    // recently pushed, so the deepest in the spawn and sync trees).
-    while (w.tasks().pop(item))
-      execute(w, item, &w);
+    // recently pushed, so the deepest in the spawn and sync trees). Then an extension's
+    // deferred bookkeeping (ready.hpp), which may make more own work.
+    do {
+      while (w.tasks().pop(item))
+        execute(w, item, &w);
+    } while (t_before_idle != nullptr && t_before_idle());
     ps.idle->active_to_thief();
   }
   t_worker = nullptr;

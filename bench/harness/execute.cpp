@@ -2,6 +2,7 @@
 #include "execute.hpp"
 
 #include <unistd.h>
+#include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
 
@@ -9,6 +10,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "../kernels/flow_options.hpp"
 #include "json.hpp"
 
 #ifdef LOCUS_HAVE_TBB
@@ -37,12 +39,33 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
     replayer = locus::schedule::make_replay_scheduler();
     cfg.custom_scheduler = replayer->scheduler();
   }
+  // Dataflow options in the size (kernels/flow_options.hpp): the flow scheduler.
+  std::shared_ptr<locus::dataflow::flow_scheduler> flow;
+  if (c.kernel->flow_sizes) {
+    const flow_choice fc = parse_flow_size(c.size);
+    if (fc.on) {
+      if (replayer) throw std::runtime_error("--schedule and dataflow options do not mix");
+      flow = locus::dataflow::flow_scheduler::make(fc.options);
+      cfg.custom_scheduler = flow->scheduler();
+    }
+  }
   locus::runtime rt{cfg};
   args a{c.size, c.workers, &rt, c.schedule};
   run_report r;
   r.result = fn(a);
   r.stats = json::parse(rt.stats().to_json());
   if (cfg.accounting) r.stats["locality"] = json::parse(rt.locality().to_json());
+  if (flow) {
+    const locus::dataflow::flow_stats f = flow->stats();
+    r.stats["flow"] = {{"steal", locus::dataflow::to_string(flow->options().steal)},
+                       {"queue", locus::dataflow::to_string(flow->options().queue)},
+                       {"pushed", f.pushed},
+                       {"local_takes", f.local_takes},
+                       {"steal_attempts", f.steal_attempts},
+                       {"steals", f.steals},
+                       {"tasks_stolen", f.tasks_stolen},
+                       {"cost_at_run", f.cost_at_run}};
+  }
   return r;
 }
 

@@ -3,4 +3,5 @@
 
 #include "locus/dataflow/datablock.hpp"
 #include "locus/dataflow/event.hpp"
+#include "locus/dataflow/flow_scheduler.hpp"
 #include "locus/dataflow/graph.hpp"

@@ -10,6 +10,10 @@
 #include <vector>
 
 #include "../runtime_state.hpp"
+#include "flow_queues.hpp"
+#include "graph_state.hpp"
+#include "locus/data.hpp"
+#include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
 #include "locus/locality/accountant.hpp"
 
@@ -19,75 +23,10 @@ void throw_error(const std::string& what) {
   throw dataflow_error(what);
 }
 
-/// The graph's shared state: lives while the graph object or any of its tasks does.
-struct graph_state {
-  std::atomic<std::uint32_t> refs{1};
-  /// Two counts in one word, so that a finishing task updates both with one read-modify-write
-  /// (the word is shared by every worker: one cache-line transfer per task, not two):
-  ///  * pending (high half): tasks created and not finished (ran, skipped or cancelled); the
-  ///    graph is done at zero;
-  ///  * in flight (low half): tasks fired (ready or running) and not finished. After a failure
-  ///    the graph is done when this reaches zero: nothing of it runs, and nothing of it can
-  ///    become ready except through a satisfy from outside, whose task is then skipped.
-  /// Each half stays below 2^31: a task costs far more than 2^-31 of the address space.
-  std::atomic<std::uint64_t> counts{0};
-  std::atomic<bool> failed{false};
-  locus::detail::exception_slot error;  ///< first exception wins
-  locus::detail::runtime_state* rt;
-  placement place;
-  /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
-  /// under the mutex, and a finisher that makes it true takes the mutex after its decrement,
-  /// so no wake-up is lost.
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::vector<locus::detail::frame*> frames;
-};
-
 namespace {
-
-constexpr std::uint64_t k_one_pending = std::uint64_t{1} << 32, k_one_flying = 1;
-constexpr std::uint64_t pending_of(std::uint64_t c) noexcept {
-  return c >> 32;
-}
-constexpr std::uint64_t flying_of(std::uint64_t c) noexcept {
-  return c & 0xffffffffu;
-}
 
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
-}
-
-bool done(const graph_state& g) noexcept {
-  const std::uint64_t c = g.counts.load(std::memory_order_acquire);
-  return pending_of(c) == 0 || (flying_of(c) == 0 && g.failed.load(std::memory_order_acquire));
-}
-
-void wake(graph_state& g) {
-  std::vector<locus::detail::frame*> frames;
-  {
-    std::lock_guard lk(g.mutex);
-    frames.swap(g.frames);
-    g.cv.notify_all();
-  }
-  for (locus::detail::frame* f : frames)
-    locus::detail::make_runnable(*g.rt, f->m_place, locus::detail::continuation_item(f, true),
-                                 false);
-}
-
-void fail(graph_state& g, std::exception_ptr e) noexcept {
-  g.error.offer(std::move(e));
-  // Before this task's in-flight decrement (task_done), so the last decrementer sees it.
-  g.failed.store(true, std::memory_order_release);
-}
-
-/// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
-void task_done(graph_state& g, bool fired) noexcept {
-  // acq_rel on both: the thread that sees a count reach zero sees every other task's effects
-  // (their results, the failure flag stored before their decrement).
-  const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0);
-  const std::uint64_t after = g.counts.fetch_sub(by, std::memory_order_acq_rel) - by;
-  if (pending_of(after) == 0 || (flying_of(after) == 0 && g.failed.load(std::memory_order_acquire)))
-    wake(g);
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -97,27 +36,28 @@ void task_done(graph_state& g, bool fired) noexcept {
 struct teardown_item {
   edt_node* n;
   bool fired;
+  std::uint64_t extra;  ///< see task_done
 };
 thread_local std::vector<teardown_item>* t_teardown = nullptr;
 
 void teardown_one(teardown_item it) noexcept {
   edt_node* n = it.n;
   graph_state& g = *n->g;
-  // The node holds a reference to g until node_release, so g outlives task_done even if it
-  // wakes a waiter that drops the graph.
-  n->ops->destroy(n->body);
-  task_done(g, it.fired);
+  // g outlives this unfinished task's task_done; after it, n->g may dangle (node_release
+  // does not read it).
+  n->ops->destroy(n->body());
+  task_finished(g, it.fired, it.extra);
   node_release(n);
 }
 
-void teardown(edt_node* n, bool fired) noexcept {
+void teardown(edt_node* n, bool fired, std::uint64_t extra = 0) noexcept {
   if (t_teardown != nullptr) {
-    t_teardown->push_back({n, fired});  // bad_alloc here terminates (noexcept)
+    t_teardown->push_back({n, fired, extra});  // bad_alloc here terminates (noexcept)
     return;
   }
   std::vector<teardown_item> queue;
   t_teardown = &queue;
-  teardown_one({n, fired});
+  teardown_one({n, fired, extra});
   while (!queue.empty()) {
     const teardown_item it = queue.back();
     queue.pop_back();
@@ -134,14 +74,15 @@ void cancel(edt_node* n, const char* why) noexcept {
   graph_state& g = *n->g;
   if (!g.failed.load(std::memory_order_relaxed)) {
     try {
-      fail(g, std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
-                                                                 "cancelled: ") +
-                                                     why)));
+      graph_fail(g,
+                 std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
+                                                                    "cancelled: ") +
+                                                        why)));
     } catch (...) {
-      fail(g, std::current_exception());
+      graph_fail(g, std::current_exception());
     }
   }
-  teardown(n, false);
+  teardown(n, false, 0);
 }
 
 /// The place a ready task goes to: the enabling worker's, or that of the worker whose core
@@ -150,47 +91,67 @@ std::uint32_t place_for(const edt_node& n) noexcept {
   graph_state& g = *n.g;
   const std::uint32_t here = locus::detail::ready_place(*g.rt);
   if (g.place != placement::near_data || g.rt->places.size() == 1) return here;
-  std::size_t best_bytes = 0;
-  std::uint32_t best = here;
-  for (std::uint32_t i = 0; i < n.nslots; ++i) {
-    const event_core* e = n.slots[i].ev;
-    if (e->type() != &type_tag<datablock>) continue;
-    const datablock& b = *static_cast<const value_core<datablock>*>(e)->value;
-    const locus::home h = b.where();
-    if (h.where() != locus::home::kind::core || b.size() <= best_bytes) continue;
-    // The first worker on that core (workers are laid out round robin over the cores).
-    const auto& core_of = g.rt->core_of;
-    const auto it = std::find(core_of.begin(), core_of.end(), std::size_t{h.index()});
-    if (it == core_of.end()) continue;
-    best_bytes = b.size();
-    best = g.rt->workers[static_cast<std::size_t>(it - core_of.begin())]->place();
-  }
-  return best;
+  const int w = data_worker(n, *g.rt);
+  return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
+}
+
+/// Locality accounting (config::accounting): a task accesses the datablocks of its slots, each
+/// with the mode its dependence declared, counted before its body runs (like a task's declared
+/// data ranges, locus/data.hpp).
+void account_inputs(const edt_node& n) {
+  for (std::uint32_t i = 0; i < n.nslots; ++i)
+    if (const datablock* b = block_of(n, i); b != nullptr && b->size() != 0)
+      locus::touch(b->bytes().data(), b->size(), n.slots[i].mode);
 }
 
 locus::task<void> run_edt(edt_node* n) {
   graph_state& g = *n->g;
+  std::uint64_t extra = 0;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
-    edt_args in(n);
-    try {
-      if (n->ops->start != nullptr) {
-        co_await n->ops->start(n->body, in);
-      } else {
-        n->ops->call(n->body, in);
+    if (g.rt->acct != nullptr) [[unlikely]] {
+      try {
+        account_inputs(*n);
+      } catch (...) {
+        graph_fail(g, std::current_exception());
       }
-    } catch (...) {
-      fail(g, std::current_exception());
+    }
+    edt_args in(n);
+    if (n->ops->start != nullptr) {
+      // A coroutine body may move between workers: it reserves no credits.
+      try {
+        co_await n->ops->start(n->body(), in);
+      } catch (...) {
+        graph_fail(g, std::current_exception());
+      }
+    } else {
+      extra = call_with_credits(n, in);
     }
   }
-  teardown(n, true);
+  teardown(n, true, extra);
 }
 
-/// Every slot was notified and no cancel claimed the task: make it runnable.
-void fire(edt_node* n) {
+/// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
+/// caller already counted it in flight.
+void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
-  // Relaxed: the push below (or the mailbox's lock) orders it before the runner's decrement.
-  g.counts.fetch_add(k_one_flying, std::memory_order_relaxed);
+  if (!counted) count_tasks(g, 0, 1);
+  if (g.flow != nullptr) {
+    locus::detail::worker* w = locus::detail::t_worker;
+    // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
+    // this worker's place (else the mailbox below, which wakes a sleeper of that place).
+    unsigned to = w != nullptr ? w->index() : 0;
+    if (w != nullptr && &w->rt() == g.rt && g.place == placement::near_data) {
+      const int d = data_worker(*n, *g.rt);
+      if (d >= 0) to = static_cast<unsigned>(d);
+    }
+    if (w != nullptr && &w->rt() == g.rt && g.rt->workers[to]->place() == w->place()) {
+      locus::detail::frame& f = run_edt(n).release().promise();
+      locus::detail::make_detached(f, g.rt->workers[to]->place());
+      g.flow->push(*g.rt, to, locus::detail::fresh_item(&f), *n);
+      return;
+    }
+  }
   const std::uint32_t place = place_for(*n);
   // The runner's frame comes from this worker's frame stack (the heap off the workers). Its
   // lifetime does not nest with the frames this worker makes meanwhile; the frame stack
@@ -228,61 +189,69 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   if (nslots >= edt_node::k_claimed)
     throw_error("locus::dataflow::graph::task: " + std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
-  const std::size_t body_at = round_up(sizeof(edt_node), body_align);
+  const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
-  // Plain new unless the body needs more than new's own alignment (aligned new is slower).
-  char* mem = static_cast<char*>(align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__
-                                     ? ::operator new(total)
-                                     : ::operator new(total, std::align_val_t(align)));
+  if (total > 0xffffffffu)
+    throw_error("locus::dataflow::graph::task: a task of " + std::to_string(total) +
+                " bytes is too large");
+  // The calling thread's pool unless the body needs more than 16-byte alignment.
+  char* mem = static_cast<char*>(align <= 16 ? locus::detail::pool_allocate(total)
+                                             : ::operator new(total, std::align_val_t(align)));
   auto* n = ::new (mem) edt_node;
   n->state.store(nslots, std::memory_order_relaxed);
-  n->refs.store(2, std::memory_order_relaxed);  // the handle graph::task returns; unfinished
-  n->handles.store(1, std::memory_order_relaxed);
-  n->unassigned.store(nslots, std::memory_order_relaxed);
+  // The handle graph::task returns, and the unfinished task's own hold.
+  n->refs.store(edt_node::k_handle + 2, std::memory_order_relaxed);
   n->nslots = nslots;
+  n->bytes = static_cast<std::uint32_t>(total);
   n->align = static_cast<std::uint32_t>(align);
   n->g = &g;
   n->ops = nullptr;
-  n->body = mem + body_at;
   n->slots = reinterpret_cast<slot*>(mem + slots_at);
   for (std::uint32_t i = 0; i < nslots; ++i) {
     slot* s = ::new (static_cast<void*>(n->slots + i)) slot;
     s->owner = n;
     s->notify = &slot_notify;
   }
-  g.refs.fetch_add(1, std::memory_order_relaxed);
   return n;
 }
 
 namespace {
 void node_destroy(edt_node* n) noexcept {
-  graph_state* g = n->g;
-  const std::size_t align = n->align;
+  const std::size_t align = n->align, bytes = n->bytes;
   for (std::uint32_t i = 0; i < n->nslots; ++i) {
     if (n->slots[i].ev != nullptr) n->slots[i].ev->release();
     n->slots[i].~slot();
   }
   n->~edt_node();
-  if (align <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    ::operator delete(static_cast<void*>(n));
+  if (align <= 16) {
+    locus::detail::pool_free(n, bytes);
   } else {
     ::operator delete(static_cast<void*>(n), std::align_val_t(align));
   }
-  graph_release(g);
+}
+
+/// Whether some slot has no dependence. Called by the last handle's holder: every other
+/// handle's add_dependence happened before its drop (acq_rel on `refs`), and no new one can
+/// come.
+bool has_unassigned(const edt_node& n) noexcept {
+  for (std::uint32_t i = 0; i < n.nslots; ++i)
+    if (!n.slots[i].assigned.load(std::memory_order_relaxed)) return true;
+  return false;
 }
 }  // namespace
 
 void node_free_unstarted(edt_node* n) noexcept {
-  n->handles.store(0, std::memory_order_relaxed);
   n->refs.store(1, std::memory_order_relaxed);
   node_release(n);
 }
 
 void node_start(edt_node* n, const body_ops* ops) {
   n->ops = ops;
-  n->g->counts.fetch_add(k_one_pending, std::memory_order_relaxed);
-  if (n->nslots == 0) fire(n);
+  // A task without slots is pending and in flight at once: one update (or none, from credits).
+  const bool now = n->nslots == 0;
+  count_tasks(*n->g, 1, now ? 1 : 0);
+  if (now) fire(n, true);
 }
 
 void node_release(edt_node* n) noexcept {
@@ -291,11 +260,21 @@ void node_release(edt_node* n) noexcept {
 }
 
 void node_drop_handle(edt_node* n) noexcept {
-  if (n->handles.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-      n->unassigned.load(std::memory_order_acquire) != 0) {
-    cancel(n, "its last handle was destroyed while a slot had no dependence");
+  // A CAS drops a handle and its hold while other handles remain. Once the handle count reads
+  // 1, it is the last one (only a holder can copy it), stable: the slots are checked with this
+  // handle's hold still keeping the node alive (a task whose slots are all assigned may fire
+  // and finish meanwhile), then one read-modify-write drops both.
+  std::uint64_t c = n->refs.load(std::memory_order_acquire);
+  while ((c >> 32) != 1) {
+    if (n->refs.compare_exchange_weak(c, c - edt_node::k_handle - 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      return;  // holders > handles > 1 before: not the last holder
   }
-  node_release(n);
+  // A slot without a dependence means the task can never fire: it is unfinished, so its own
+  // hold keeps the node (and the graph) alive through the cancel.
+  if (has_unassigned(*n)) cancel(n, "its last handle was destroyed while a slot had no dependence");
+  if ((n->refs.fetch_sub(edt_node::k_handle + 1, std::memory_order_acq_rel) & 0xffffffffu) == 1)
+    node_destroy(n);
 }
 
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode) {
@@ -321,7 +300,6 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   ev->add_ref();
   s.ev = ev;
   s.mode = mode;
-  n->unassigned.fetch_sub(1, std::memory_order_acq_rel);
   // Registered: the event notifies the slot when it fires. Already fired or abandoned: notify
   // now, on this thread (so the task may fire onto this worker's deque).
   if (!ev->add_waiter(&s)) slot_notify(&s, ev->fired());
@@ -331,15 +309,22 @@ graph_state* graph_create(locus::runtime& rt, graph_options o) {
   auto* g = new graph_state;
   g->rt = &locus::detail::state_of(rt);
   g->place = o.place;
+  g->flow = dynamic_cast<flow_queues*>(g->rt->acquire.get());
   return g;
 }
 
 void graph_release(graph_state* g) noexcept {
-  if (g->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete g;
+  std::uint64_t after = 0;
+  {
+    // Under the mutex: a finisher that is notifying holds it, so it is done with g (task_done).
+    std::lock_guard lk(g->mutex);
+    after = g->counts.fetch_sub(k_alive, std::memory_order_acq_rel) - k_alive;
+  }
+  if (after == 0) delete g;  // no task is unfinished; none can be created any more
 }
 
 bool graph_done(const graph_state& g) noexcept {
-  return done(g);
+  return graph_is_done(g);
 }
 
 std::int64_t graph_pending(const graph_state& g) noexcept {
@@ -355,100 +340,16 @@ void graph_wait(graph_state& g) {
     throw_error("locus::dataflow::graph::wait would block a worker: co_await the graph instead");
   {
     std::unique_lock lk(g.mutex);
-    g.cv.wait(lk, [&] { return done(g); });
+    g.cv.wait(lk, [&] { return graph_is_done(g); });
   }
   graph_rethrow(g);
 }
 
 bool graph_suspend(graph_state& g, locus::detail::frame& f) {
   std::lock_guard lk(g.mutex);
-  if (done(g)) return false;
+  if (graph_is_done(g)) return false;
   g.frames.push_back(&f);
   return true;
-}
-
-// edt_args -----------------------------------------------------------------------------------
-
-}  // namespace locus::dataflow::detail
-
-namespace locus::dataflow {
-
-const detail::event_core* edt_args::checked(std::uint32_t i, const char* what) const {
-  if (i >= m_n->nslots)
-    detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
-                        std::to_string(i) + " is out of range: the task has " +
-                        std::to_string(m_n->nslots) + " slots");
-  if (m_n->slots[i].released)
-    detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
-                        std::to_string(i) + " was released");
-  return m_n->slots[i].ev;
-}
-
-void edt_args::release(std::uint32_t i) {
-  (void)checked(i, "release");  // a second release fails here: "was released"
-  m_n->slots[i].released = true;
-}
-
-void edt_args::wrong_type(std::uint32_t i) const {
-  detail::throw_error("locus::dataflow::edt_args: slot " + std::to_string(i) +
-                      " is read as a type its event does not carry");
-}
-
-void edt_args::not_writable(std::uint32_t i) const {
-  detail::throw_error("locus::dataflow::edt_args::write: slot " + std::to_string(i) +
-                      " was declared access::read; declare access::write on the dependence");
-}
-
-}  // namespace locus::dataflow
-
-// Datablocks ---------------------------------------------------------------------------------
-
-namespace locus::dataflow::detail {
-
-namespace {
-locus::home current_home(locus::detail::runtime_state*& rt) noexcept {
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr) return {};
-  rt = &w->rt();
-  return locus::home::on_core(static_cast<unsigned>(rt->core_of[w->index()]));
-}
-}  // namespace
-
-block_core* block_create(std::size_t bytes) {
-  auto* b = new block_core;
-  b->bytes = bytes;
-  const std::size_t rounded = round_up(bytes == 0 ? 1 : bytes, 64);
-  b->data = ::operator new(rounded, std::align_val_t(64));
-  std::fill_n(static_cast<std::byte*>(b->data), rounded, std::byte{0});
-  locus::detail::runtime_state* rt = nullptr;
-  const locus::home h = current_home(rt);
-  b->home_bits.store(h.bits(), std::memory_order_relaxed);
-  if (!h.is_none() && rt->acct != nullptr && bytes != 0) {
-    rt->acct->homes().place(b->data, bytes, h);
-    b->rt = rt;
-  }
-  return b;
-}
-
-void block_destroy(block_core* b) noexcept {
-  if (b->rt != nullptr)
-    static_cast<locus::detail::runtime_state*>(b->rt)->acct->homes().clear(b->data, b->bytes);
-  ::operator delete(b->data, std::align_val_t(64));
-  delete b;
-}
-
-void block_written(block_core* b) noexcept {
-  locus::detail::runtime_state* rt = nullptr;
-  const locus::home h = current_home(rt);
-  if (h.is_none() || b->home_bits.load(std::memory_order_relaxed) == h.bits()) return;
-  b->home_bits.store(h.bits(), std::memory_order_relaxed);
-  // Pages are in the home map only for a block made on a worker of a runtime that keeps one.
-  if (b->rt == rt && rt != nullptr) {
-    try {
-      rt->acct->homes().place(b->data, b->bytes, h);
-    } catch (...) {  // the home map could not grow: the home stays a hint in the block
-    }
-  }
 }
 
 }  // namespace locus::dataflow::detail

@@ -29,8 +29,10 @@ struct block_core {
   std::size_t bytes = 0;
   void* data = nullptr;
   void* rt = nullptr;  ///< the runtime_state whose home map holds the pages, or null
+  bool owns = true;    ///< false for datablock::wrap: the bytes are the caller's
 };
 block_core* block_create(std::size_t bytes);
+block_core* block_wrap(void* data, std::size_t bytes);
 void block_destroy(block_core* b) noexcept;
 /// The block is about to be written by the calling worker: its home becomes that worker's core.
 void block_written(block_core* b) noexcept;
@@ -42,6 +44,13 @@ class datablock {
   /// A zeroed block of `bytes` bytes homed on the calling worker's core (none off the workers).
   [[nodiscard]] static datablock create(std::size_t bytes) {
     return datablock(detail::block_create(bytes));
+  }
+  /// A datablock over `bytes` bytes at `data`, which the caller owns and keeps alive while any
+  /// copy of the datablock exists (it is neither zeroed nor freed). Homed like create()'s: on
+  /// the calling worker's core, moved by write dependences. For memory laid out already (the
+  /// tiles of a matrix) that tasks should still be scheduled and accounted by.
+  [[nodiscard]] static datablock wrap(void* data, std::size_t bytes) {
+    return datablock(detail::block_wrap(data, bytes));
   }
   datablock(const datablock& o) noexcept : m_b(o.m_b) {
     if (m_b != nullptr) m_b->refs.fetch_add(1, std::memory_order_relaxed);

@@ -22,14 +22,17 @@
 //   * an event whose last *producer* handle (event<T>, latch) disappears before it fired can
 //     never fire: it is *abandoned* (the word becomes k_abandoned) and its waiters are told so
 //     (a data-driven task is cancelled, a coroutine's co_await throws).
-// Lifetime: m_refs counts every holder (handles, dependences, awaiters); m_producers counts the
-// handles that could still satisfy it. Both are released with acq_rel so that the thread that
-// frees the event sees every other holder's use of it.
+// Lifetime: one word, `m_refs`, holds two counts: every holder (handles, dependences, awaiters)
+// in the low half, the handles that could still satisfy it (producers, each also a holder) in
+// the high half, so a producer handle comes and goes with one read-modify-write. Releases are
+// acq_rel so that the thread that frees the event sees every other holder's use of it.
+// Memory: an event is one block of the calling thread's pool (detail/pool.hpp).
 #pragma once
 
 #include <atomic>
 #include <coroutine>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,6 +40,7 @@
 #include <utility>
 
 #include "locus/detail/frame.hpp"
+#include "locus/detail/pool.hpp"
 #include "locus/detail/ready.hpp"
 
 namespace locus::dataflow {
@@ -73,17 +77,32 @@ class event_core {
   event_core(const event_core&) = delete;
   event_core& operator=(const event_core&) = delete;
 
+  // Events live in the per-thread pools (freed from any thread). Over-aligned values go to the
+  // global aligned allocator.
+  static void* operator new(std::size_t n) { return locus::detail::pool_allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { locus::detail::pool_free(p, n); }
+  static void* operator new(std::size_t n, std::align_val_t a) { return ::operator new(n, a); }
+  static void operator delete(void* p, std::size_t n, std::align_val_t a) noexcept {
+    ::operator delete(p, n, a);
+  }
+
   void add_ref() noexcept { m_refs.fetch_add(1, std::memory_order_relaxed); }
   void release() noexcept {
     if (m_refs.fetch_sub(1, std::memory_order_acq_rel) == 1) m_destroy(this);
   }
   /// A new producer handle (a copy of an event<T> or latch); also holds a reference.
-  void add_producer() noexcept {
-    m_producers.fetch_add(1, std::memory_order_relaxed);
-    add_ref();
-  }
+  void add_producer() noexcept { m_refs.fetch_add(k_producer + 1, std::memory_order_relaxed); }
+  /// Drops a producer handle and its reference: one CAS unless it is the last producer, which
+  /// abandons the event (if unclaimed) while it still holds its reference.
   void release_producer() noexcept {
-    if (m_producers.fetch_sub(1, std::memory_order_acq_rel) == 1) abandon();
+    std::uint64_t c = m_refs.load(std::memory_order_relaxed);
+    while ((c >> 32) != 1) {
+      if (m_refs.compare_exchange_weak(c, c - k_producer - 1, std::memory_order_acq_rel,
+                                       std::memory_order_relaxed))
+        return;  // another producer remains, so another holder does: the event stays alive
+    }
+    m_refs.fetch_sub(k_producer, std::memory_order_acq_rel);
+    abandon();
     release();
   }
 
@@ -148,10 +167,11 @@ class event_core {
     if (m_count.load(std::memory_order_acquire) > 0) notify_all(k_abandoned);
   }
 
+  static constexpr std::uint64_t k_producer = std::uint64_t{1} << 32;
+
   std::atomic<std::uintptr_t> m_waiters{0};
   std::atomic<std::int64_t> m_count;
-  std::atomic<std::uint32_t> m_refs{1};
-  std::atomic<std::uint32_t> m_producers{1};
+  std::atomic<std::uint64_t> m_refs{k_producer + 1};  ///< producers << 32 | holders
   const void* m_type;
   void (*m_destroy)(event_core*);
 };

@@ -64,6 +64,15 @@ struct graph_options {
   placement place = placement::enabling_worker;
 };
 
+/// What a task leads to, for steal-half (flow_scheduler.hpp): the number of tasks it statically
+/// dominates (every path to them goes through it) and of all its descendants. Only read by a
+/// flow scheduler with steal_mode::half_pessimistic (dominated) or half_optimistic
+/// (descendants); a task weighs 1 + that count.
+struct task_hint {
+  std::uint32_t dominated = 0;
+  std::uint32_t descendants = 0;
+};
+
 class edt_args;
 class graph;
 
@@ -87,22 +96,34 @@ struct body_ops {
   void (*destroy)(void* body) noexcept;
 };
 
-/// A data-driven task. One allocation: this header, the body, then the slots.
+/// A data-driven task. One allocation (a pool block, detail/pool.hpp, unless large or
+/// over-aligned): this header, the body, then the slots.
 struct edt_node {
   static constexpr std::uint32_t k_claimed = 1U << 31;
+  static constexpr std::uint64_t k_handle = std::uint64_t{1} << 32;
   /// Slots not yet notified, plus k_claimed once the task was cancelled. The notification that
   /// brings it from 1 to 0 with k_claimed clear fires the task; a cancel that sets k_claimed
   /// while the count is not zero owns the task's teardown. Exactly one of the two happens.
   std::atomic<std::uint32_t> state;
-  std::atomic<std::uint32_t> refs;        ///< edt handles, + 1 until it finished or was cancelled
-  std::atomic<std::uint32_t> handles;     ///< edt handles
-  std::atomic<std::uint32_t> unassigned;  ///< slots without a dependence yet
   std::uint32_t nslots;
+  /// Two counts in one word, so a handle comes and goes with one read-modify-write: edt handles
+  /// (high half) and holders (low half: every handle, plus 1 until the task finished or was
+  /// cancelled). The node is freed when the holders reach zero.
+  std::atomic<std::uint64_t> refs;
+  std::uint32_t bytes;  ///< of the allocation
   std::uint32_t align;  ///< of the allocation
+  /// Valid until the task finished or was cancelled: the graph's state outlives its unfinished
+  /// tasks (src/dataflow/graph_state.hpp, graph_state::counts), not the nodes that handles keep
+  /// after that.
   graph_state* g;
+  task_hint hint;
   const body_ops* ops;
-  void* body;
   slot* slots;
+  /// The body's storage: right after this header, aligned to the allocation's alignment
+  /// (which is at least the body's, and sizeof(edt_node) is a multiple of 8).
+  [[nodiscard]] void* body() noexcept {
+    return reinterpret_cast<char*>(this) + (sizeof(edt_node) + align - 1) / align * align;
+  }
 };
 
 /// Allocates a node with `body_bytes` of body storage aligned to `body_align`; the caller
@@ -163,10 +184,8 @@ class edt {
  public:
   edt() noexcept = default;
   edt(const edt& o) noexcept : m_n(o.m_n) {
-    if (m_n != nullptr) {
-      m_n->refs.fetch_add(1, std::memory_order_relaxed);
-      m_n->handles.fetch_add(1, std::memory_order_relaxed);
-    }
+    if (m_n != nullptr)
+      m_n->refs.fetch_add(detail::edt_node::k_handle + 1, std::memory_order_relaxed);
   }
   edt(edt&& o) noexcept : m_n(std::exchange(o.m_n, nullptr)) {}
   edt& operator=(edt o) noexcept {
@@ -250,10 +269,16 @@ class graph {
   /// zero slots it is ready at once.
   template <class F>
   edt task(std::uint32_t slots, F&& body) {
+    return task(slots, std::forward<F>(body), task_hint{});
+  }
+  /// The same, with what the task leads to (task_hint), for steal-half.
+  template <class F>
+  edt task(std::uint32_t slots, F&& body, task_hint hint) {
     using B = std::decay_t<F>;
     detail::edt_node* n = detail::node_allocate(*m_g, slots, sizeof(B), alignof(B));
+    n->hint = hint;
     try {
-      ::new (n->body) B(std::forward<F>(body));
+      ::new (n->body()) B(std::forward<F>(body));
     } catch (...) {
       detail::node_free_unstarted(n);
       throw;

@@ -65,6 +65,14 @@ inline void make_runnable(runtime_state& rt, std::uint32_t place, std::uintptr_t
   post_ready(rt, place, item);
 }
 
+/// Called by the worker loop (src/worker.cpp) when its own deque ran empty, before it looks
+/// for work elsewhere: an extension's deferred bookkeeping (the dataflow graphs pay the task
+/// counts a worker batched, src/dataflow/graph.cpp). Returns true if it did something, which
+/// may have made work runnable on this worker's deque: the loop then pops it again. Null: none.
+/// Set by the extension on the worker's own thread.
+using before_idle_fn = bool (*)() noexcept;
+constinit inline thread_local before_idle_fn t_before_idle = nullptr;
+
 /// The runtime_state a task running on this thread belongs to, or null off the workers.
 [[nodiscard]] inline runtime_state* current_runtime() noexcept {
   worker* w = t_worker;

@@ -1,0 +1,62 @@
+// What the schedulers ask of a ready task's inputs (src/dataflow/flow_queues.hpp): where its
+// datablocks live, what fetching them would cost a worker, and its steal-half weight.
+#include <algorithm>
+#include <cstdint>
+
+#include "../runtime_state.hpp"
+#include "flow_queues.hpp"
+#include "locus/dataflow/graph.hpp"
+
+namespace locus::dataflow::detail {
+
+const datablock* block_of(const edt_node& n, std::uint32_t i) noexcept {
+  const event_core* e = n.slots[i].ev;
+  if (e->type() != &type_tag<datablock>) return nullptr;
+  return &*static_cast<const value_core<datablock>*>(e)->value;
+}
+
+// Workers are laid out round robin over the cores: the first worker on the core is taken.
+int data_worker(const edt_node& n, const locus::detail::runtime_state& rt) noexcept {
+  const auto& core_of = rt.core_of;
+  std::size_t best_bytes = 0;
+  int best = -1;
+  for (std::uint32_t i = 0; i < n.nslots; ++i) {
+    const datablock* b = block_of(n, i);
+    if (b == nullptr) continue;
+    const locus::home h = b->where();
+    if (h.where() != locus::home::kind::core || b->size() <= best_bytes) continue;
+    const auto it = std::find(core_of.begin(), core_of.end(), std::size_t{h.index()});
+    if (it == core_of.end()) continue;
+    best_bytes = b->size();
+    best = static_cast<int>(it - core_of.begin());
+  }
+  return best;
+}
+
+std::uint64_t retrieval_cost(const edt_node& n, const locus::detail::runtime_state& rt,
+                             unsigned w) noexcept {
+  const std::size_t mine = rt.core_of[w];
+  std::uint64_t cost = 0;
+  for (std::uint32_t i = 0; i < n.nslots; ++i) {
+    const datablock* b = block_of(n, i);
+    if (b == nullptr) continue;
+    const locus::home h = b->where();
+    if (h.where() != locus::home::kind::core) continue;
+    cost += b->size() * static_cast<std::uint64_t>(rt.topo.between(h.index(), mine));
+  }
+  return cost;
+}
+
+std::uint32_t steal_weight(const edt_node& n, steal_mode m) noexcept {
+  switch (m) {
+    case steal_mode::half_pessimistic:
+      return n.hint.dominated == UINT32_MAX ? UINT32_MAX : 1 + n.hint.dominated;
+    case steal_mode::half_optimistic:
+      return n.hint.descendants == UINT32_MAX ? UINT32_MAX : 1 + n.hint.descendants;
+    case steal_mode::one:
+      break;
+  }
+  return 1;
+}
+
+}  // namespace locus::dataflow::detail

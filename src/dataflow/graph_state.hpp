@@ -1,0 +1,79 @@
+// The graph's shared state and its task counts, as graph.cpp (the readiness protocol) and
+// counts.cpp (the counting) share them: private to src/dataflow. docs/design/0010-dataflow.md,
+// "Graph completion", states the protocol.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#include "flow_queues.hpp"
+#include "locus/dataflow/graph.hpp"
+#include "locus/detail/promise.hpp"
+
+namespace locus::detail {
+struct runtime_state;
+}
+
+namespace locus::dataflow::detail {
+
+/// The graph's shared state: lives while the graph object or any unfinished task does.
+struct graph_state {
+  /// Three counts in one word, so that a task's bookkeeping is one read-modify-write of one
+  /// shared line (every worker touches it):
+  ///  * alive (bit 63): the graph object exists;
+  ///  * pending (bits 32..62): tasks created and not finished (ran, skipped or cancelled); the
+  ///    graph is done at zero;
+  ///  * in flight (bits 0..31): tasks fired (ready or running) and not finished. After a failure
+  ///    the graph is done when this reaches zero: nothing of it runs, and nothing of it can
+  ///    become ready except through a satisfy from outside, whose task is then skipped.
+  /// The state is freed by whoever brings the word to zero (the object gone, nothing pending):
+  /// tasks hold no reference of their own, so a task costs no other shared update. A finisher
+  /// that makes the graph done while the object is alive holds the mutex across its update
+  /// and its notification, and the object's release takes the mutex before clearing `alive`,
+  /// so the state cannot be freed under a notifier (task_done).
+  std::atomic<std::uint64_t> counts{k_alive};
+  std::atomic<bool> failed{false};
+  locus::detail::exception_slot error;  ///< first exception wins
+  locus::detail::runtime_state* rt;
+  placement place;
+  flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
+  /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
+  /// under the mutex, and a finisher that makes it true notifies under the mutex, so no
+  /// wake-up is lost.
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<locus::detail::frame*> frames;
+
+  static constexpr std::uint64_t k_alive = std::uint64_t{1} << 63;
+};
+
+inline constexpr std::uint64_t k_alive = graph_state::k_alive;
+inline constexpr std::uint64_t k_one_pending = std::uint64_t{1} << 32, k_one_flying = 1;
+inline constexpr std::uint64_t pending_of(std::uint64_t c) noexcept {
+  return (c & ~k_alive) >> 32;
+}
+inline constexpr std::uint64_t flying_of(std::uint64_t c) noexcept {
+  return c & 0xffffffffu;
+}
+
+/// Whether a graph whose word reads `c` is done: nothing pending, or after a failure nothing in
+/// flight.
+[[nodiscard]] bool done_at(std::uint64_t c, const graph_state& g) noexcept;
+[[nodiscard]] bool graph_is_done(const graph_state& g) noexcept;
+/// A body of g threw `e`: kept if first; `failed` is set before the task's final update.
+void graph_fail(graph_state& g, std::exception_ptr e) noexcept;
+/// Counts `p` tasks created and `f` fired in g (from this worker's debt, this thread's credits,
+/// or the word).
+void count_tasks(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept;
+/// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired;
+/// `extra`: credits its body left over. May wake g's waiters or free g.
+void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept;
+/// Runs task n's plain body with this thread's credits for its graph; returns the units left
+/// over (task_finished's `extra`). A body's exception is caught and recorded (graph_fail).
+[[nodiscard]] std::uint64_t call_with_credits(edt_node* n, edt_args& in);
+
+}  // namespace locus::dataflow::detail

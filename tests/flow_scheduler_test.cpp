@@ -1,0 +1,243 @@
+// The flow scheduler (locus/dataflow/flow_scheduler.hpp): every combination of its options runs
+// random DAGs correctly with 1 to 4 workers, and its stealing takes what it says.
+#include <gtest/gtest.h>
+#include <locus/dataflow.hpp>
+#include <locus/locus.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "flow_support.hpp"
+
+namespace df = locus::dataflow;
+using flow_test::cfg;
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 31;
+  x *= 0x9e3779b97f4a7c15ull;
+  x ^= x >> 29;
+  return x;
+}
+
+/// A random DAG whose tasks pass datablocks: task i reads the blocks of up to `fan` earlier
+/// tasks and writes its own (made by the task, so homed on the core it ran on), with task
+/// hints from its direct successors.
+struct block_dag {
+  std::vector<std::vector<std::uint32_t>> in;
+  std::vector<std::uint32_t> succ;        ///< number of direct successors
+  std::vector<std::uint32_t> only_input;  ///< successors whose only input it is
+  block_dag(std::uint32_t n, unsigned fan, std::uint64_t seed) : in(n), succ(n), only_input(n) {
+    std::mt19937_64 rng(seed);
+    for (std::uint32_t i = 1; i < n; ++i) {
+      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
+      for (unsigned j = 0; j < k; ++j) {
+        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
+        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
+      }
+      std::sort(in[i].begin(), in[i].end());
+      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
+      for (std::uint32_t j : in[i])
+        ++succ[j];
+      if (in[i].size() == 1) ++only_input[in[i][0]];
+    }
+  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const {
+    std::vector<std::uint64_t> v(in.size());
+    for (std::uint32_t i = 0; i < in.size(); ++i) {
+      std::uint64_t s = 0;
+      for (std::uint32_t j : in[i])
+        s += v[j];
+      v[i] = mix(s * 31 + i + 1);
+    }
+    return v;
+  }
+};
+
+/// Runs a block_dag as tasks of g (built off the workers, in shuffled order) and checks that
+/// every task ran once, after its inputs, with the serial answer.
+void run_and_check(const block_dag& d, df::graph& g, std::uint64_t seed) {
+  const auto n = static_cast<std::uint32_t>(d.in.size());
+  std::vector<df::event<df::datablock>> out(n);
+  std::vector<std::uint64_t> got(n);
+  std::unique_ptr<std::atomic<int>[]> runs(new std::atomic<int>[n]);
+  for (std::uint32_t i = 0; i < n; ++i)
+    runs[i].store(0);
+  std::atomic<long> bad_order{0};
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0U);
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  {
+    std::vector<df::edt> tasks(n);
+    for (std::uint32_t i : order) {
+      const auto slots = static_cast<std::uint32_t>(d.in[i].size());
+      tasks[i] = g.task(
+          slots,
+          [&, i](df::edt_args& a) {
+            std::uint64_t s = 0;
+            for (std::uint32_t k = 0; k < a.size(); ++k) {
+              if (runs[d.in[i][k]].load(std::memory_order_relaxed) != 1) bad_order.fetch_add(1);
+              s += a.read<std::uint64_t>(k)[0];
+            }
+            runs[i].fetch_add(1, std::memory_order_relaxed);
+            got[i] = mix(s * 31 + i + 1);
+            df::datablock b = df::datablock::create(64 * (1 + i % 8));
+            b.as<std::uint64_t>()[0] = got[i];
+            out[i].satisfy(std::move(b));
+          },
+          df::task_hint{d.only_input[i], d.succ[i]});
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t k = 0; k < d.in[i].size(); ++k)
+        df::add_dependence(out[d.in[i][k]], tasks[i], k);
+  }
+  g.wait();
+  EXPECT_EQ(bad_order.load(), 0);
+  for (std::uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(runs[i].load(), 1) << "task " << i;
+  EXPECT_EQ(got, d.serial());
+}
+
+using option = std::tuple<df::steal_mode, df::ready_queue, df::placement, unsigned>;
+
+std::string name_of(const ::testing::TestParamInfo<option>& p) {
+  std::string s = std::string(df::to_string(std::get<0>(p.param))) + "_" +
+                  df::to_string(std::get<1>(p.param)) + "_" +
+                  (std::get<2>(p.param) == df::placement::near_data ? "near" : "enabling") + "_w" +
+                  std::to_string(std::get<3>(p.param));
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
+}  // namespace
+
+class flow_options_dag : public ::testing::TestWithParam<option> {};
+
+TEST_P(flow_options_dag, EveryTaskOnceAfterItsInputs) {
+  const auto [steal, queue, place, w] = GetParam();
+  auto flow = df::flow_scheduler::make({.steal = steal, .queue = queue});
+  locus::config c = cfg(w, w >= 4 ? "socket" : "none");
+  c.custom_scheduler = flow->scheduler();
+  locus::runtime rt{c};
+  const block_dag d(4000, 3, 11 + w);
+  df::graph g(rt, {.place = place});
+  run_and_check(d, g, 5 * w + 1);
+  const df::flow_stats s = flow->stats();
+  // Every task that ran went through a ready queue or a mailbox (the roots made ready off the
+  // workers); none was lost or duplicated (checked above).
+  EXPECT_LE(s.pushed, 4000U);
+  // Each queued task ran once: taken by its queue's owner, or as the first task of a steal.
+  EXPECT_EQ(s.local_takes + s.steals, s.pushed);
+  if (steal == df::steal_mode::one) EXPECT_EQ(s.tasks_stolen, s.steals);
+  EXPECT_GE(s.tasks_stolen, s.steals);
+  if (w == 1) EXPECT_EQ(s.steals, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, flow_options_dag,
+    ::testing::Combine(::testing::Values(df::steal_mode::one, df::steal_mode::half_pessimistic,
+                                         df::steal_mode::half_optimistic),
+                       ::testing::Values(df::ready_queue::deque, df::ready_queue::priority),
+                       ::testing::Values(df::placement::enabling_worker, df::placement::near_data),
+                       ::testing::Values(1U, 2U, 3U, 4U)),
+    name_of);
+
+namespace {
+
+/// One body makes `n` independent tasks ready on its worker's queue, then waits (bounded) until
+/// some other worker stole from it; returns the scheduler's counters at the end.
+df::flow_stats wide_fan_out(df::steal_mode m, int n) {
+  auto flow = df::flow_scheduler::make({.steal = m});
+  locus::config c = cfg(2);
+  c.custom_scheduler = flow->scheduler();
+  locus::runtime rt{c};
+  df::graph g(rt);
+  df::event<> go;
+  std::atomic<int> ran{0};
+  for (int i = 0; i < n; ++i) {
+    auto t = g.task(1, [&ran] {
+      ran.fetch_add(1, std::memory_order_relaxed);
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    });
+    df::add_dependence(go, t, 0);
+  }
+  g.task(0, [&go, &flow] {
+    go.satisfy();  // n tasks into this worker's ready queue
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (flow->stats().tasks_stolen < 2 && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+  });
+  g.wait();
+  EXPECT_EQ(ran.load(), n);
+  return flow->stats();
+}
+
+}  // namespace
+
+TEST(FlowScheduler, StealOneTakesOneTaskPerSteal) {
+  const df::flow_stats s = wide_fan_out(df::steal_mode::one, 256);
+  EXPECT_GE(s.steals, 2U);
+  EXPECT_EQ(s.tasks_stolen, s.steals);
+}
+
+TEST(FlowScheduler, StealHalfTakesSeveralTasksPerSteal) {
+  const df::flow_stats s = wide_fan_out(df::steal_mode::half_pessimistic, 256);
+  ASSERT_GE(s.steals, 1U);
+  // The first steal from a queue of k > 1 equal tasks takes k / 2 of them.
+  EXPECT_GT(s.tasks_stolen, s.steals);
+}
+
+// Priority queues: the owner takes the task whose inputs are cheapest to reach first. Worker 1
+// makes a block (homed on its core); worker 0 then makes two tasks ready at once, one reading
+// the remote block and one reading nothing; with one worker looking, the cheap one runs first.
+TEST(FlowScheduler, PriorityQueueRunsTheCheapestTaskFirst) {
+  for (const auto queue : {df::ready_queue::priority, df::ready_queue::deque}) {
+    auto flow = df::flow_scheduler::make({.queue = queue});
+    locus::config c = cfg(2, "2");  // one place per worker: nobody steals from the other
+    c.cross_place_steals = false;
+    c.custom_scheduler = flow->scheduler();
+    locus::runtime rt{c};
+    ASSERT_EQ(rt.num_places(), 2U);
+    df::datablock far = rt.run([]() -> locus::task<df::datablock> {
+      auto made = co_await locus::spawn(
+          []() -> locus::task<df::datablock> { co_return df::datablock::create(1 << 16); }(),
+          locus::at(1));
+      co_await locus::sync();
+      co_return made.get();
+    }());
+    ASSERT_EQ(far.where().where(), locus::home::kind::core);
+    df::graph g(rt);
+    df::event<df::datablock> block;
+    df::event<> go;
+    std::vector<int> order;  // appended by worker 0 only (one place, one worker)
+    auto remote = g.task(2, [&order] { order.push_back(1); });
+    auto local = g.task(1, [&order] { order.push_back(0); });
+    df::add_dependence(block, remote, 0);
+    df::add_dependence(go, remote, 1);
+    df::add_dependence(go, local, 0);  // added last: notified first, the older of the two
+    block.satisfy(far);
+    rt.run([](df::event<> go) -> locus::task<void> {
+      go.satisfy();  // on worker 0 (place 0): both tasks enter its ready queue
+      co_return;
+    }(go));
+    g.wait();
+    ASSERT_EQ(order.size(), 2U);
+    if (queue == df::ready_queue::priority) {
+      EXPECT_EQ(order, (std::vector<int>{0, 1})) << "the local task first";
+      EXPECT_GT(flow->stats().cost_at_run, 0U);
+    } else {
+      EXPECT_EQ(order, (std::vector<int>{1, 0})) << "deque: the newest first";
+    }
+  }
+}
