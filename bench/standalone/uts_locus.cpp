@@ -33,9 +33,8 @@ int main(int argc, char** argv) {
     rt.run(uts_kernel::visit_locus(&t, uts_kernel::root(t), &got));
     out.seconds = clock.seconds();
     uts_kernel::check(out, t, got);
-    std::printf("%s\n%s in %.3f s on %u workers; peak frame stack %.2f MiB\n",
-                out.detail.c_str(), out.verified ? "verified" : "WRONG", out.seconds,
-                rt.num_workers(),
+    std::printf("%s\n%s in %.3f s on %u workers; peak frame stack %.2f MiB\n", out.detail.c_str(),
+                out.verified ? "verified" : "WRONG", out.seconds, rt.num_workers(),
                 static_cast<double>(rt.stats().total().peak_stack_bytes) / (1024.0 * 1024.0));
     return out.verified ? 0 : 1;
   } catch (const std::exception& e) {

@@ -244,9 +244,9 @@ class frame_stack {
   /// restarting from the floor if a reset happened since the last fold.
   void fold_peak() noexcept;
 
-  std::atomic<stacklet*> m_current{nullptr};    ///< owner writes; readers: held_bytes()
-  std::vector<stacklet*> m_retired;             ///< full stacklets with live frames (owner-only)
-  stacklet* m_spares = nullptr;  ///< empty stacklets, LIFO through next_spare (owner-only)
+  std::atomic<stacklet*> m_current{nullptr};  ///< owner writes; readers: held_bytes()
+  std::vector<stacklet*> m_retired;           ///< full stacklets with live frames (owner-only)
+  stacklet* m_spares = nullptr;         ///< empty stacklets, LIFO through next_spare (owner-only)
   std::atomic<std::size_t> m_owned{0};  ///< owner writes (new_stacklet): stacklets_owned()
   std::atomic<std::size_t> m_retired_bytes{0};  ///< owner writes; readers: held_bytes()
   std::uint64_t m_reset_seen = 0;               ///< owner: the reset epoch it last folded at
