@@ -50,6 +50,9 @@ void copy_below(const steal_tree& t, node_id from, steal_tree& out, node_id to,
     pending.pop_back();
     for (node_id c : t.children(src)) {
       const steal_node& s = t.node(c);
+      // Steals below the child are at its level or deeper; a shallower one (not expected of a
+      // well-formed tree) is not the child's schedule, and its level must not wrap below 0.
+      if (s.level < shift) continue;
       pending.emplace_back(
           c, out.add_steal(dst, s.level - shift, s.spawn_index, s.worker, s.seq, s.kind));
     }
