@@ -82,8 +82,9 @@ class event_core {
   static void* operator new(std::size_t n) { return locus::detail::pool_allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept { locus::detail::pool_free(p, n); }
   static void* operator new(std::size_t n, std::align_val_t a) { return ::operator new(n, a); }
-  static void operator delete(void* p, std::size_t n, std::align_val_t a) noexcept {
-    ::operator delete(p, n, a);
+  // The unsized global form: clang declares the sized one only with -fsized-deallocation.
+  static void operator delete(void* p, std::size_t, std::align_val_t a) noexcept {
+    ::operator delete(p, a);
   }
 
   void add_ref() noexcept { m_refs.fetch_add(1, std::memory_order_relaxed); }
