@@ -1,7 +1,7 @@
 #!/bin/sh
 # The runs of docs/benchmarks-replay.md (issue 8 figures), from the repository root, after
 # `cmake --build --preset release --target locus-bench` and building fig2-driver.cpp and
-# relws-memory.cpp (see their heads) into /tmp/wtr/. Each writes its raw output here.
+# ../2026-11-23c/relws-memory.cpp (see their heads) into /tmp/wtr/. Each writes its raw output here.
 set -eu
 D=docs/benchmarks-data/2026-11-24-replay
 B=build/release/bin/locus-bench
