@@ -25,13 +25,7 @@ namespace {
 
 using flow_test::cfg;
 using flow_test::error_of;
-
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
+using flow_test::mix;
 
 /// A random DAG over n tasks: task i depends on up to `fan` distinct earlier tasks.
 struct dag {

@@ -20,15 +20,9 @@
 
 namespace df = locus::dataflow;
 using flow_test::cfg;
+using flow_test::mix;
 
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x9e3779b97f4a7c15ull;
-  x ^= x >> 29;
-  return x;
-}
 
 /// A random DAG whose tasks pass datablocks: task i reads the blocks of up to `fan` earlier
 /// tasks and writes its own (made by the task, so homed on the core it ran on), with task

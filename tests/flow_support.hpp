@@ -4,6 +4,7 @@
 #include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace flow_test {
@@ -26,6 +27,15 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "no error";
+}
+
+/// A 64-bit mixing function: the random DAG tests' task values (a task's value mixes its
+/// inputs' sum, so a missed or repeated input changes the answer).
+[[nodiscard]] inline std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
 }
 
 }  // namespace flow_test
