@@ -5,6 +5,9 @@
 
 namespace locus::ext {
 
+static_assert(spawn_site::k_builtin == detail::k_slot_builtin,
+              "the core's inline spawn path and the extension interface reserve the same slot");
+
 using detail::counters;
 
 unsigned worker_ref::index() const noexcept {

@@ -117,6 +117,46 @@ TEST(Scheduler, CustomStrategiesDecideAcquisitionAndSpawns) {
   EXPECT_FALSE(acq->takers.empty());  // the root, at least, came through it
 }
 
+/// Decides only the spawns of the root (level 0), work-first, and gives every child the slot
+/// k_builtin, so nothing below the root should reach it again.
+class root_only_rule final : public locus::ext::spawn_rule {
+ public:
+  bool work_first(locus::ext::worker_ref, std::uint32_t, std::uint32_t) override { return true; }
+  void place(locus::ext::worker_ref, locus::ext::spawn_site& s) override {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    if (s.level != 0) deeper.fetch_add(1, std::memory_order_relaxed);
+    s.work_first = true;
+    s.child_slot = locus::ext::spawn_site::k_builtin;
+  }
+  [[nodiscard]] std::string_view name() const noexcept override { return "root-only"; }
+  std::atomic<std::uint64_t> calls{0};
+  std::atomic<std::uint64_t> deeper{0};
+};
+
+TEST(Scheduler, AFrameWithTheBuiltinSlotSpawnsWithoutAskingTheRule) {
+  auto rule = std::make_shared<root_only_rule>();
+  auto sched = std::make_shared<locus::ext::scheduler>();
+  sched->name = "root-only";
+  sched->acquire = locus::ext::slaw_acquisition();
+  sched->spawn = rule;
+  for (unsigned workers : {1U, 2U, 4U}) {
+    rule->calls = 0;
+    rule->deeper = 0;
+    locus::config c = base(workers);
+    c.custom_scheduler = sched;
+    locus::runtime rt{c};
+    rt.reset_stats();
+    EXPECT_EQ(rt.run(fan(10)), 10 * 144);
+    // The root's 10 spawns asked the rule; fib(12)'s 10 x 232 spawns, below children that
+    // carry k_builtin (and called frames that inherit it), took the inline work-first path.
+    EXPECT_EQ(rule->calls.load(), 10u) << workers << " workers";
+    EXPECT_EQ(rule->deeper.load(), 0u) << workers << " workers";
+    const auto t = rt.stats().total();
+    EXPECT_EQ(t.spawns_work_first, 10u + 10u * 232u) << workers << " workers";
+    EXPECT_EQ(t.spawns_help_first, 0u) << workers << " workers";
+  }
+}
+
 TEST(Scheduler, CustomSchedulerWithoutAcquisitionIsAConfigError) {
   auto sched = std::make_shared<locus::ext::scheduler>();
   sched->name = "empty";

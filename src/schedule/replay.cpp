@@ -69,6 +69,9 @@ replay_report replay_scheduler::report() const {
   return m_state->last;
 }
 
+static_assert(k_no_node == ext::spawn_site::k_builtin,
+              "a frame outside the template carries the slot that skips the spawn rule");
+
 namespace {
 
 /// Cilk's look: as many uniform random victims as there are other workers, then the mailbox.
@@ -225,7 +228,10 @@ void replay_scheduler::place(ext::worker_ref w, ext::spawn_site& s) {
     // one that meets the deeper steal points (Rule 4.1: deeper work follows its deepest
     // templated ancestor, which had no steal there). Called frames (co_await task) stay with
     // their caller's node: their steal points are the caller's, one level down.
-    if (!p->has_child_steal_at(n, s.level)) s.child_slot = k_no_node;
+    // The slot k_builtin (= k_no_node) also takes the child's subtree off this rule: its spawns
+    // go the core's inline work-first path, as this function would decide them anyway (the
+    // early return above), without the call (docs/design/0008, "Replay").
+    if (!p->has_child_steal_at(n, s.level)) s.child_slot = ext::spawn_site::k_builtin;
     return;
   }
   p->reached.fetch_add(1, std::memory_order_relaxed);

@@ -99,6 +99,9 @@ inline constexpr std::uint64_t k_schedule_root = k_no_phase;
 [[nodiscard]] inline std::uint32_t schedule_slot(std::uint64_t s) noexcept {
   return static_cast<std::uint32_t>(s >> 32);
 }
+/// A strategy slot that hands the frame back to the built-in spawn path: a custom spawn rule
+/// is not asked about this frame's spawns (worker::choose_spawn; ext::spawn_site::k_builtin).
+inline constexpr std::uint32_t k_slot_builtin = 0xffffffffu;
 [[nodiscard]] inline std::uint64_t make_schedule(std::uint32_t phase, std::uint32_t slot) noexcept {
   return (std::uint64_t{slot} << 32) | phase;
 }

@@ -109,8 +109,12 @@ class worker {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
     if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return spawn_choice::work_first;
     if (p == static_cast<std::uint8_t>(spawn_policy::help_first)) return spawn_choice::help_first;
+    // A frame whose strategy slot is k_slot_builtin has left what the custom rule governs
+    // (replay: it is below the template): Cilk's work-first rule, inline, for it and for the
+    // descendants that inherit the slot (ext::spawn_site::k_builtin).
     if (p == k_policy_custom) [[unlikely]]
-      return spawn_choice::custom;
+      return schedule_slot(parent.m_schedule) == k_slot_builtin ? spawn_choice::work_first
+                                                                : spawn_choice::custom;
     return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
   }
 

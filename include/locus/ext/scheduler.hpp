@@ -127,6 +127,11 @@ struct spawn_site {
   // 32 bits every frame carries and inherits from its parent; the rule owns their meaning
   // (replay: the steal-tree node that governs the frame). Written before the stealable part
   // is published, so whoever runs a frame next reads its slot.
+  // One value is reserved: a frame whose slot is k_builtin is no longer the rule's. Its spawns
+  // take the built-in work-first path inline, place() is not called for them, and its
+  // children inherit the slot, so a whole subtree leaves the rule at the cost of one compare
+  // per spawn (replay gives it to a child the template does not reach below).
+  static constexpr std::uint32_t k_builtin = 0xffffffffu;
   std::uint32_t parent_slot = 0;
   std::uint32_t child_slot = 0;
   // Out: the decision.
