@@ -83,7 +83,7 @@ std::vector<kernel_info> make_registry() {
   for (auto& k : out) {
     k.replays = k.name == "memcpy" || k.name == "heat" || k.name == "fdtd" || k.name == "floyd" ||
                 k.name == "cg" || k.name == "scan";
-    k.designs = k.name == "memcpy" || k.name == "heat";
+    k.designs = k.replays;
     if (k.name == "cholesky" || k.name == "smith-waterman") k.flow_sizes = true;
   }
   return out;
