@@ -72,9 +72,8 @@ namespace bench {
 /// initial values and the homes stay where the loop put them. Appends loop_detail to
 /// `detail`; returns the schedule to replay under stows.
 template <class Renew, class Init, class Kernel>
-[[nodiscard]] locus::schedule::steal_tree loop_setup(locus::runtime& rt, Renew&& renew,
-                                                     Init&& init, Kernel&& kernel,
-                                                     std::string& detail) {
+[[nodiscard]] locus::schedule::steal_tree loop_setup(locus::runtime& rt, Renew&& renew, Init&& init,
+                                                     Kernel&& kernel, std::string& detail) {
   bool first = true;
   const auto fresh_init = [&] {
     if (!first) renew();
