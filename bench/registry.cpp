@@ -78,12 +78,12 @@ std::vector<kernel_info> make_registry() {
       LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
-  // The kernels whose locus version replays its setup's steal tree (--schedule), and those
-  // that also run the locality loop and a designed schedule.
+  // The kernels whose locus version replays its setup's steal tree (--schedule); all of them
+  // also run the locality loop and a designed schedule.
   for (auto& k : out) {
     k.replays = k.name == "memcpy" || k.name == "heat" || k.name == "fdtd" || k.name == "floyd" ||
                 k.name == "cg" || k.name == "scan";
-    k.designs = k.name == "memcpy" || k.name == "heat";
+    k.designs = k.replays;
     if (k.name == "cholesky" || k.name == "smith-waterman") k.flow_sizes = true;
   }
   return out;

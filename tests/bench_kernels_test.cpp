@@ -316,17 +316,14 @@ INSTANTIATE_TEST_SUITE_P(all, bench_kernel_declares_data,
 // ------------------------------------- replayed schedules (locus-bench --schedule, issue 8)
 
 // The kernels with a replay version, under every replay mode, through execute() as a child
-// runs them (the replay scheduler installed): verified, with 1 to 4 workers. memcpy and heat
-// also under the locality loop and their designed schedule.
+// runs them (the replay scheduler installed): verified, with 1 to 4 workers, also under the
+// locality loop and their designed schedule (the loop's trial phases change fdtd's, floyd's,
+// cg's and scan's data: the timed run must still start from the initial values).
 TEST(bench_schedule, replaying_kernels_verify_under_every_mode) {
   for (const char* name : {"memcpy", "heat", "fdtd", "floyd", "cg", "scan"}) {
     for (auto m : {bench::schedule_mode::stows, bench::schedule_mode::stuws,
                    bench::schedule_mode::relws, bench::schedule_mode::loop,
                    bench::schedule_mode::designed, bench::schedule_mode::traced}) {
-      if (bench::needs_design(m) && std::string_view(name) != "memcpy" &&
-          std::string_view(name) != "heat") {
-        continue;
-      }
       for (unsigned w : {1u, 2u, 4u}) {
         bench::bench_config c;
         c.kernel = bench::find_kernel(name);
@@ -351,15 +348,14 @@ TEST(bench_schedule, a_kernel_without_a_replay_version_refuses_a_replayed_schedu
   c.schedule = bench::schedule_mode::stows;
   EXPECT_FALSE(c.implemented());
   EXPECT_THROW((void)bench::execute(c), std::runtime_error);
-  // A kernel that replays but has no designed schedule refuses loop and designed.
-  c.kernel = bench::find_kernel("cg");
-  c.size = "S";
-  EXPECT_TRUE(c.implemented());
-  for (auto m : {bench::schedule_mode::loop, bench::schedule_mode::designed}) {
-    c.schedule = m;
-    EXPECT_FALSE(c.implemented());
-    EXPECT_THROW((void)bench::execute(c), std::runtime_error);
-  }
+  // A kernel registered as replaying but not designing would refuse loop and designed (every
+  // replaying kernel designs now: checked on a copy of an entry).
+  bench::kernel_info k = *bench::find_kernel("cg");
+  EXPECT_TRUE(k.runs(bench::schedule_mode::loop));
+  k.designs = false;
+  EXPECT_TRUE(k.runs(bench::schedule_mode::stows));
+  for (auto m : {bench::schedule_mode::loop, bench::schedule_mode::designed})
+    EXPECT_FALSE(k.runs(m));
 }
 
 // A strict replay of the first touch's steal tree runs every leaf on the worker that first
@@ -371,7 +367,11 @@ TEST(bench_schedule, a_kernel_without_a_replay_version_refuses_a_replayed_schedu
 // along it) and for the designed block partition (first touch and kernel share it), and for
 // scan, whose passes split as its first touch does. Not for fdtd: its magnetic phase splits
 // one row fewer than the first touch, so its leaves' bounds drift off the template's and part
-// of them runs off it (followed where it fits; 88% local at the small size).
+// of them runs off it (followed where it fits; 88% local at the small size). Not for the
+// loop and designed modes of fdtd, floyd and cg either, at these sizes: a designed band of a
+// small grid is two or three pages, so the pages it shares with its neighbours are a large part
+// of it (fdtd 81% local), and every share reads floyd's pivot row and cg's gathered vector
+// whole (floyd 85%, cg 91%); their bench_schedule test above checks that they verify.
 TEST(bench_schedule, strict_replays_of_the_first_touch_are_all_local) {
   for (const char* name : {"memcpy", "heat", "scan"}) {
     for (auto m : {bench::schedule_mode::stows, bench::schedule_mode::stuws,

@@ -330,7 +330,7 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
                   replay scheduler (kernels with a replay version: memcpy, heat, fdtd,
                   floyd, cg, scan); loop: the iterative RelWS locality loop on setup and
                   one kernel phase (untimed), then its schedule under stows; designed: a
-                  block partition designed by the kernel, under stuws (memcpy, heat;
+                  block partition designed by the kernel, under stuws (the same kernels;
                   LOCUS_BENCH_LOOP_FIXED=N: the loop runs exactly N iterations);
                   traced: random stealing with every timed phase traced (recording's
                   cost; the replaying kernels)  [random]

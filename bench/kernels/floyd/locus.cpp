@@ -9,9 +9,16 @@
 //
 // --schedule stows / stuws / relws (issue 8): the first touch is traced and each k (pivot copy
 // on the phase's root, then the blocks) is a phase of its own that replays it in the mode.
+// --schedule loop runs the paper's iterative RelWS locality loop (bench::loop_setup) on the
+// first touch and iteration 0 during setup, each redistribution into a fresh matrix, then
+// rewrites the graph along the schedule it settled on (its trial iterations relax the
+// matrix) and replays that schedule under stows for every k; --schedule designed runs the
+// first touch and every k under a designed block partition (worker w the w-th band of rows,
+// all columns; the pivot copy on the root first) under stuws.
 #include <locus/locus.hpp>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "../../kernel.hpp"
@@ -111,26 +118,88 @@ locus::task<void> first_touch(floyd_kernel::instance* in, const std::vector<dist
   std::fill(in->col.begin(), in->col.end(), 0);
 }
 
+/// The designed schedule of the first touch (from != null: copy the graph, zero the pivot
+/// copies) or of iteration k (the pivot copy on the root, then the blocks): worker w takes
+/// the w-th band of rows, all columns.
+locus::task<void> designed(floyd_kernel::instance* in, const relax_leaf* leaf, int k,
+                           const std::vector<dist>* from, unsigned workers) {
+  const int n = in->n;
+  if (from != nullptr) {
+    dist* d = in->d.data();
+    const auto share = [d, n, from](int lo, int hi) {
+      touch_rows(d, n, lo, hi, 0, n, access::write);
+      const std::size_t a = static_cast<std::size_t>(lo) * n;
+      const std::size_t b = static_cast<std::size_t>(hi) * n;
+      std::copy(from->begin() + static_cast<std::ptrdiff_t>(a),
+                from->begin() + static_cast<std::ptrdiff_t>(b), d + a);
+    };
+    const auto zero_pivots = [in, n] {
+      const auto bytes = static_cast<std::size_t>(n) * sizeof(dist);
+      locus::touch(in->row.data(), bytes, access::write);
+      locus::touch(in->col.data(), bytes, access::write);
+      std::fill(in->row.begin(), in->row.end(), 0);
+      std::fill(in->col.begin(), in->col.end(), 0);
+    };
+    return bench::block_partition(0, n, workers, share, zero_pivots);
+  }
+  const auto share = [leaf, n](int lo, int hi) {
+    if (lo < hi) (*leaf)(lo, hi, 0, n);
+  };
+  const auto pivot = [in, leaf, k] {
+    if (leaf->count) touch_pivot(leaf->s, k);
+    floyd_kernel::take_pivot(leaf->s.d, leaf->s.n, k, in->row.data(), in->col.data());
+  };
+  return bench::block_partition(0, n, workers, share, pivot);
+}
+
 }  // namespace
 
 bench::outcome floyd_locus(const bench::args& a) {
   const bool count = a.rt->cfg().accounting;
   bench::replayed_phases phases(a);
-  const auto setup = [&a, &phases](const std::string& size) {
+  // The loop's redistributions write a fresh matrix and pivot copies; the replaced ones stay
+  // allocated until the run ends (bench::loop_setup).
+  std::vector<floyd_kernel::instance> retired;
+  const auto setup = [&a, &phases, &retired, count](const std::string& size) {
     floyd_kernel::instance in = floyd_kernel::setup(size);
     const std::vector<dist> from = in.d;
-    phases.setup(first_touch(&in, &from));
+    if (phases.loop()) {
+      relax_leaf trial{};  // the loop's kernel (iteration 0) on the current matrix
+      phases.setup_loop(
+          [&] {
+            const int n = in.n;
+            retired.push_back(std::move(in));
+            in = floyd_kernel::instance{n, std::vector<dist>(from.size()), std::vector<dist>(n),
+                                        std::vector<dist>(n)};
+          },
+          [&] { return first_touch(&in, &from); },
+          [&] {
+            trial = relax_leaf{in.pointers(), count};
+            return iteration(&in, &trial, 0);
+          });
+    } else if (phases.design()) {
+      phases.designed(designed(&in, nullptr, 0, &from, a.workers));
+    } else {
+      phases.setup(first_touch(&in, &from));
+    }
     a.rt->reset_stats();  // what follows is the kernel's
     return in;
   };
-  const auto body = [&phases, count](floyd_kernel::instance& in) {
+  const auto body = [&a, &phases, count](floyd_kernel::instance& in) {
     const relax_leaf leaf{in.pointers(), count};
     if (!phases.replay()) {
       phases.whole(solve(&in, &leaf));
       return;
     }
-    for (int k = 0; k < leaf.s.n; ++k)
-      phases.phase(iteration(&in, &leaf, k));
+    for (int k = 0; k < leaf.s.n; ++k) {
+      if (phases.design()) {
+        phases.designed(designed(&in, &leaf, k, nullptr, a.workers));
+      } else {
+        phases.phase(iteration(&in, &leaf, k));
+      }
+    }
   };
-  return bench::measure(a.size, setup, body, floyd_kernel::check);
+  bench::outcome out = bench::measure(a.size, setup, body, floyd_kernel::check);
+  out.detail += phases.detail();
+  return out;
 }
