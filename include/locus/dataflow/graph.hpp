@@ -97,8 +97,10 @@ struct body_ops {
 };
 
 /// A data-driven task. One allocation (a pool block, detail/pool.hpp, unless large or
-/// over-aligned): this header, the body, then the slots.
-struct edt_node {
+/// over-aligned): this header, the body, then the slots (at the end: slots()).
+/// A task with a plain body is pushed as itself, a runnable item (locus/detail/frame.hpp): the
+/// base's run() runs the body, with no coroutine frame. A coroutine body gets a runner frame.
+struct edt_node : locus::detail::runnable {
   static constexpr std::uint32_t k_claimed = 1U << 31;
   static constexpr std::uint64_t k_handle = std::uint64_t{1} << 32;
   /// Slots not yet notified, plus k_claimed once the task was cancelled. The notification that
@@ -118,7 +120,13 @@ struct edt_node {
   graph_state* g;
   task_hint hint;
   const body_ops* ops;
-  slot* slots;
+  /// The slots end the allocation (node_allocate), so they need no pointer of their own.
+  [[nodiscard]] slot* slots() noexcept {
+    return reinterpret_cast<slot*>(reinterpret_cast<char*>(this) + bytes) - nslots;
+  }
+  [[nodiscard]] const slot* slots() const noexcept {
+    return reinterpret_cast<const slot*>(reinterpret_cast<const char*>(this) + bytes) - nslots;
+  }
   /// The body's storage: right after this header, aligned to the allocation's alignment
   /// (which is at least the body's, and sizeof(edt_node) is a multiple of 8).
   [[nodiscard]] void* body() noexcept {
@@ -226,7 +234,7 @@ class edt_args {
   template <class T = std::byte>
   [[nodiscard]] std::span<T> write(std::uint32_t i) const {
     const datablock& b = block(i, "write");
-    if (!locus::writes(m_n->slots[i].mode)) not_writable(i);
+    if (!locus::writes(m_n->slots()[i].mode)) not_writable(i);
     detail::block_written(b.core());
     return b.template as<T>();
   }
