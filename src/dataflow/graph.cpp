@@ -26,8 +26,9 @@ void throw_error(const std::string& what) {
 
 namespace {
 
+/// `a` a power of two.
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
-  return (n + a - 1) / a * a;
+  return (n + a - 1) & ~(a - 1);
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -166,8 +167,16 @@ std::uintptr_t ready_item(edt_node* n, std::uint32_t place) {
 void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
   if (!counted) count_tasks(g, 0, 1);
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (g.flow == nullptr && g.place == placement::enabling_worker && w != nullptr &&
+      &w->rt() == g.rt) [[likely]] {
+    // The common case, make_runnable's own-deque branch with its tests already known: this
+    // worker's deque, in its place.
+    w->note_fresh_pushed();
+    w->tasks().push(ready_item(n, w->place()));  // release: publishes the node (see ready.hpp)
+    return;
+  }
   if (g.flow != nullptr) {
-    locus::detail::worker* w = locus::detail::t_worker;
     // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
     // this worker's place (else the mailbox below, which wakes a sleeper of that place).
     unsigned to = w != nullptr ? w->index() : 0;
@@ -206,17 +215,22 @@ void slot_notify(waiter* w, bool fired) noexcept {
 
 }  // namespace
 
+namespace {
+[[noreturn]] void too_large(const std::string& what) {
+  throw_error("locus::dataflow::graph::task: " + what);
+}
+}  // namespace
+
 edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_bytes,
                         std::size_t body_align) {
-  if (nslots >= edt_node::k_claimed)
-    throw_error("locus::dataflow::graph::task: " + std::to_string(nslots) + " slots is too many");
+  if (nslots >= edt_node::k_claimed) [[unlikely]]
+    too_large(std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
   const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
-  if (total > 0xffffffffu)
-    throw_error("locus::dataflow::graph::task: a task of " + std::to_string(total) +
-                " bytes is too large");
+  if (total > 0xffffffffu) [[unlikely]]
+    too_large("a task of " + std::to_string(total) + " bytes is too large");
   // The calling thread's pool unless the body needs more than 16-byte alignment.
   char* mem = static_cast<char*>(align <= 16 ? locus::detail::pool_allocate(total)
                                              : ::operator new(total, std::align_val_t(align)));

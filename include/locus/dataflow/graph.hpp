@@ -130,7 +130,8 @@ struct edt_node : locus::detail::runnable {
   /// The body's storage: right after this header, aligned to the allocation's alignment
   /// (which is at least the body's, and sizeof(edt_node) is a multiple of 8).
   [[nodiscard]] void* body() noexcept {
-    return reinterpret_cast<char*>(this) + (sizeof(edt_node) + align - 1) / align * align;
+    // align is a power of two: a mask, not a division (read per body call and destroy).
+    return reinterpret_cast<char*>(this) + ((sizeof(edt_node) + align - 1) & ~(align - 1));
   }
 };
 
@@ -242,7 +243,17 @@ class edt_args {
   void release(std::uint32_t i);
 
  private:
-  const detail::event_core* checked(std::uint32_t i, const char* what) const;
+  /// Slot i's event, after the checks every access makes (inline: two tests per get; the
+  /// messages are built out of line, in bad_slot).
+  const detail::event_core* checked(std::uint32_t i, const char* what) const {
+    if (i >= m_n->nslots) [[unlikely]]
+      bad_slot(i, what);
+    const detail::slot& s = m_n->slots()[i];
+    if (s.released) [[unlikely]]
+      bad_slot(i, what);
+    return s.ev;
+  }
+  [[noreturn]] void bad_slot(std::uint32_t i, const char* what) const;
   const datablock& block(std::uint32_t i, const char* what) const {
     const detail::event_core* e = checked(i, what);
     if (e->type() != &detail::type_tag<datablock>) wrong_type(i);
