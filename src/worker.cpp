@@ -128,6 +128,18 @@ namespace {
 /// Runs one item taken off a deque or a mailbox. `victim` is the worker whose deque it came
 /// from (null for a mailbox).
 void execute(worker& w, std::uintptr_t item, worker* victim) {
+  if (is_runnable(item)) [[unlikely]] {
+    // No frame: counted like a fresh frame for SLAW's conditions; no join, trace, place or
+    // chain (nothing can spawn from it or be stolen from it, and its object is its owner's).
+    if (victim == &w) {
+      w.note_fresh_popped();
+    } else if (victim != nullptr) {
+      victim->note_stolen(true);
+    }
+    runnable* r = item_runnable(item);
+    r->run(r);
+    return;
+  }
   frame* f = item_frame(item);
   const bool continuation = (item & k_tag_continuation) != 0;
   // A continuation taken while its spawned child still runs: that child will join it instead

@@ -20,20 +20,18 @@ constexpr std::size_t round_up(std::size_t n, std::size_t a) {
 
 namespace locus::dataflow {
 
-const detail::event_core* edt_args::checked(std::uint32_t i, const char* what) const {
+void edt_args::bad_slot(std::uint32_t i, const char* what) const {
   if (i >= m_n->nslots)
     detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
                         std::to_string(i) + " is out of range: the task has " +
                         std::to_string(m_n->nslots) + " slots");
-  if (m_n->slots[i].released)
-    detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
-                        std::to_string(i) + " was released");
-  return m_n->slots[i].ev;
+  detail::throw_error(std::string("locus::dataflow::edt_args::") + what + ": slot " +
+                      std::to_string(i) + " was released");
 }
 
 void edt_args::release(std::uint32_t i) {
   (void)checked(i, "release");  // a second release fails here: "was released"
-  m_n->slots[i].released = true;
+  m_n->slots()[i].released = true;
 }
 
 void edt_args::wrong_type(std::uint32_t i) const {

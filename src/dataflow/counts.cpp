@@ -158,7 +158,7 @@ void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept {
 }
 
 /// Runs a plain body with this thread's credits (see `credits`) and returns what it left.
-std::uint64_t call_with_credits(edt_node* n, edt_args& in) {
+std::uint64_t call_with_credits(edt_node* n, edt_args& in) noexcept {
   struct scope {
     credits saved;
     explicit scope(graph_state* g) noexcept : saved(std::exchange(t_credits, credits{g})) {}

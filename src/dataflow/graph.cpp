@@ -3,6 +3,7 @@
 #include "locus/dataflow/graph.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -25,8 +26,9 @@ void throw_error(const std::string& what) {
 
 namespace {
 
+/// `a` a power of two.
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
-  return (n + a - 1) / a * a;
+  return (n + a - 1) & ~(a - 1);
 }
 
 /// Teardown work (a finished or cancelled task) is queued per thread and drained by the
@@ -101,34 +103,63 @@ std::uint32_t place_for(const edt_node& n) noexcept {
 void account_inputs(const edt_node& n) {
   for (std::uint32_t i = 0; i < n.nslots; ++i)
     if (const datablock* b = block_of(n, i); b != nullptr && b->size() != 0)
-      locus::touch(b->bytes().data(), b->size(), n.slots[i].mode);
+      locus::touch(b->bytes().data(), b->size(), n.slots()[i].mode);
 }
 
-locus::task<void> run_edt(edt_node* n) {
+/// The locality accounting of a task about to run; an exception fails the graph.
+void account_or_fail(const edt_node& n, graph_state& g) noexcept {
+  try {
+    account_inputs(n);
+  } catch (...) {
+    graph_fail(g, std::current_exception());
+  }
+}
+
+/// A plain body's task runs as a runnable item (detail/frame.hpp): the worker loop calls this,
+/// with no coroutine frame around the body. Nothing in it throws (call_with_credits catches the
+/// body's exception), and it returns before the worker takes other work.
+void run_plain(locus::detail::runnable* r) noexcept {
+  edt_node* n = static_cast<edt_node*>(r);
   graph_state& g = *n->g;
   std::uint64_t extra = 0;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
-    if (g.rt->acct != nullptr) [[unlikely]] {
-      try {
-        account_inputs(*n);
-      } catch (...) {
-        graph_fail(g, std::current_exception());
-      }
-    }
+    if (g.rt->acct != nullptr) [[unlikely]]
+      account_or_fail(*n, g);
     edt_args in(n);
-    if (n->ops->start != nullptr) {
-      // A coroutine body may move between workers: it reserves no credits.
-      try {
-        co_await n->ops->start(n->body(), in);
-      } catch (...) {
-        graph_fail(g, std::current_exception());
-      }
-    } else {
-      extra = call_with_credits(n, in);
-    }
+    extra = call_with_credits(n, in);
   }
   teardown(n, true, extra);
+}
+
+/// A coroutine body's task runs in this runner, a detached frame: the body may spawn, sync and
+/// suspend, and move between workers meanwhile, so it reserves no credits.
+locus::task<void> run_edt(edt_node* n) {
+  graph_state& g = *n->g;
+  if (!g.failed.load(std::memory_order_relaxed)) {
+    if (g.rt->acct != nullptr) [[unlikely]]
+      account_or_fail(*n, g);
+    edt_args in(n);
+    try {
+      co_await n->ops->start(n->body(), in);
+    } catch (...) {
+      graph_fail(g, std::current_exception());
+    }
+  }
+  teardown(n, true, 0);
+}
+
+/// The item that runs task n in place `place`: the node itself for a plain body; a runner frame
+/// for a coroutine body. The runner's frame comes from this worker's frame stack (the heap off
+/// the workers). Its lifetime does not nest with the frames this worker makes meanwhile; the
+/// frame stack handles that (holes, remote frees), at the price of a stacklet pinned by a frame
+/// that waits long in a deque.
+std::uintptr_t ready_item(edt_node* n, std::uint32_t place) {
+  if (n->ops->call != nullptr) [[likely]]
+    return locus::detail::runnable_item(n);
+  locus::detail::frame& f = run_edt(n).release().promise();
+  locus::detail::make_detached(f, place);
+  return locus::detail::fresh_item(&f);
 }
 
 /// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
@@ -136,8 +167,16 @@ locus::task<void> run_edt(edt_node* n) {
 void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
   if (!counted) count_tasks(g, 0, 1);
+  locus::detail::worker* w = locus::detail::t_worker;
+  if (g.flow == nullptr && g.place == placement::enabling_worker && w != nullptr &&
+      &w->rt() == g.rt) [[likely]] {
+    // The common case, make_runnable's own-deque branch with its tests already known: this
+    // worker's deque, in its place.
+    w->note_fresh_pushed();
+    w->tasks().push(ready_item(n, w->place()));  // release: publishes the node (see ready.hpp)
+    return;
+  }
   if (g.flow != nullptr) {
-    locus::detail::worker* w = locus::detail::t_worker;
     // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
     // this worker's place (else the mailbox below, which wakes a sleeper of that place).
     unsigned to = w != nullptr ? w->index() : 0;
@@ -146,20 +185,12 @@ void fire(edt_node* n, bool counted = false) {
       if (d >= 0) to = static_cast<unsigned>(d);
     }
     if (w != nullptr && &w->rt() == g.rt && g.rt->workers[to]->place() == w->place()) {
-      locus::detail::frame& f = run_edt(n).release().promise();
-      locus::detail::make_detached(f, g.rt->workers[to]->place());
-      g.flow->push(*g.rt, to, locus::detail::fresh_item(&f), *n);
+      g.flow->push(*g.rt, to, ready_item(n, w->place()), *n);
       return;
     }
   }
   const std::uint32_t place = place_for(*n);
-  // The runner's frame comes from this worker's frame stack (the heap off the workers). Its
-  // lifetime does not nest with the frames this worker makes meanwhile; the frame stack
-  // handles that (holes, remote frees), at the price of a stacklet pinned by a frame that
-  // waits long in a deque.
-  locus::detail::frame& f = run_edt(n).release().promise();
-  locus::detail::make_detached(f, place);
-  locus::detail::make_runnable(*g.rt, place, locus::detail::fresh_item(&f), true);
+  locus::detail::make_runnable(*g.rt, place, ready_item(n, place), true);
 }
 
 void slot_notify(waiter* w, bool fired) noexcept {
@@ -184,17 +215,22 @@ void slot_notify(waiter* w, bool fired) noexcept {
 
 }  // namespace
 
+namespace {
+[[noreturn]] void too_large(const std::string& what) {
+  throw_error("locus::dataflow::graph::task: " + what);
+}
+}  // namespace
+
 edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_bytes,
                         std::size_t body_align) {
-  if (nslots >= edt_node::k_claimed)
-    throw_error("locus::dataflow::graph::task: " + std::to_string(nslots) + " slots is too many");
+  if (nslots >= edt_node::k_claimed) [[unlikely]]
+    too_large(std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
   const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
-  if (total > 0xffffffffu)
-    throw_error("locus::dataflow::graph::task: a task of " + std::to_string(total) +
-                " bytes is too large");
+  if (total > 0xffffffffu) [[unlikely]]
+    too_large("a task of " + std::to_string(total) + " bytes is too large");
   // The calling thread's pool unless the body needs more than 16-byte alignment.
   char* mem = static_cast<char*>(align <= 16 ? locus::detail::pool_allocate(total)
                                              : ::operator new(total, std::align_val_t(align)));
@@ -207,9 +243,10 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   n->align = static_cast<std::uint32_t>(align);
   n->g = &g;
   n->ops = nullptr;
-  n->slots = reinterpret_cast<slot*>(mem + slots_at);
+  n->run = &run_plain;  // used only if the body is plain (ready_item)
+  assert(n->slots() == reinterpret_cast<slot*>(mem + slots_at));
   for (std::uint32_t i = 0; i < nslots; ++i) {
-    slot* s = ::new (static_cast<void*>(n->slots + i)) slot;
+    slot* s = ::new (static_cast<void*>(n->slots() + i)) slot;
     s->owner = n;
     s->notify = &slot_notify;
   }
@@ -220,8 +257,8 @@ namespace {
 void node_destroy(edt_node* n) noexcept {
   const std::size_t align = n->align, bytes = n->bytes;
   for (std::uint32_t i = 0; i < n->nslots; ++i) {
-    if (n->slots[i].ev != nullptr) n->slots[i].ev->release();
-    n->slots[i].~slot();
+    if (n->slots()[i].ev != nullptr) n->slots()[i].ev->release();
+    n->slots()[i].~slot();
   }
   n->~edt_node();
   if (align <= 16) {
@@ -236,7 +273,7 @@ void node_destroy(edt_node* n) noexcept {
 /// come.
 bool has_unassigned(const edt_node& n) noexcept {
   for (std::uint32_t i = 0; i < n.nslots; ++i)
-    if (!n.slots[i].assigned.load(std::memory_order_relaxed)) return true;
+    if (!n.slots()[i].assigned.load(std::memory_order_relaxed)) return true;
   return false;
 }
 }  // namespace
@@ -293,7 +330,7 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   if (locus::writes(mode) && ev->type() != &type_tag<datablock>)
     throw_error("locus::dataflow::add_dependence: access::write on slot " + std::to_string(i) +
                 ", but the event does not carry a datablock");
-  slot& s = n->slots[i];
+  slot& s = n->slots()[i];
   if (s.assigned.exchange(true, std::memory_order_acq_rel))
     throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
                 " already has a dependence");

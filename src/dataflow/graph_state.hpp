@@ -74,6 +74,6 @@ void count_tasks(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept;
 void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept;
 /// Runs task n's plain body with this thread's credits for its graph; returns the units left
 /// over (task_finished's `extra`). A body's exception is caught and recorded (graph_fail).
-[[nodiscard]] std::uint64_t call_with_credits(edt_node* n, edt_args& in);
+[[nodiscard]] std::uint64_t call_with_credits(edt_node* n, edt_args& in) noexcept;
 
 }  // namespace locus::dataflow::detail

@@ -180,8 +180,9 @@ bool replay_scheduler::look(ext::worker_ref& w, plan* p, ext::work_item& out) {
   if (p->mode != replay_mode::relws) return false;
   if (!random_look(w, out)) return false;
   p->random_steals.fetch_add(1, std::memory_order_relaxed);
-  if (p->designed) {
-    // A stolen frame heads the thief's phase: it may designate (the validity rule).
+  if (p->designed && !locus::detail::is_runnable(out.bits)) {
+    // A stolen frame heads the thief's phase: it may designate (the validity rule). A runnable
+    // (a data-driven task, detail/frame.hpp) has no frame and heads nothing.
     frame* f = locus::detail::item_frame(out.bits);
     f->m_schedule =
         locus::detail::make_schedule(locus::detail::schedule_phase(f->m_schedule), f->m_level);
@@ -258,6 +259,7 @@ bool replay_scheduler::donate(ext::worker_ref w, unsigned to, ext::work_item ite
   state& st = *m_state;
   plan* p = st.armed.load(std::memory_order_acquire);
   if (p == nullptr || to >= w.num_workers()) return false;
+  // Only spawn_custom donates, and only the frames of spawns: never a runnable.
   if (p->mode == replay_mode::stows && !p->designed) {
     // The donated frame's slot names its template node (place() set it, spawn_custom wrote
     // it before calling us; we still own the frame).

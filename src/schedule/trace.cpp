@@ -16,6 +16,10 @@ void trace_pickup(worker& w, frame& f, bool continuation, bool from_worker) noex
   // by the place rule, which continue the phase they belong to: a placement the program
   // made, which a replay of the same program makes again, not a steal.
   if (!from_worker && parent != k_no_phase) return;
+  // No phase and not a root: a frame outside the traced spawn tree, a data-driven task's runner
+  // (a detached frame, detail/ready.hpp) or a frame under one. Nothing of it is recorded; taken
+  // for the phase's root, it raced with the real one on traced_root (TSan, flow tests).
+  if (parent == k_no_phase && f.m_kind != frame_kind::root) return;
   // A phase id is seq * n + worker (schedule_phase), unique without coordination; decoded at
   // extraction. One that would not fit 32 bits ends this worker's recording for the phase,
   // and extraction reports the trace as incomplete.

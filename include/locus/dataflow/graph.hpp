@@ -97,8 +97,10 @@ struct body_ops {
 };
 
 /// A data-driven task. One allocation (a pool block, detail/pool.hpp, unless large or
-/// over-aligned): this header, the body, then the slots.
-struct edt_node {
+/// over-aligned): this header, the body, then the slots (at the end: slots()).
+/// A task with a plain body is pushed as itself, a runnable item (locus/detail/frame.hpp): the
+/// base's run() runs the body, with no coroutine frame. A coroutine body gets a runner frame.
+struct edt_node : locus::detail::runnable {
   static constexpr std::uint32_t k_claimed = 1U << 31;
   static constexpr std::uint64_t k_handle = std::uint64_t{1} << 32;
   /// Slots not yet notified, plus k_claimed once the task was cancelled. The notification that
@@ -118,11 +120,18 @@ struct edt_node {
   graph_state* g;
   task_hint hint;
   const body_ops* ops;
-  slot* slots;
+  /// The slots end the allocation (node_allocate), so they need no pointer of their own.
+  [[nodiscard]] slot* slots() noexcept {
+    return reinterpret_cast<slot*>(reinterpret_cast<char*>(this) + bytes) - nslots;
+  }
+  [[nodiscard]] const slot* slots() const noexcept {
+    return reinterpret_cast<const slot*>(reinterpret_cast<const char*>(this) + bytes) - nslots;
+  }
   /// The body's storage: right after this header, aligned to the allocation's alignment
   /// (which is at least the body's, and sizeof(edt_node) is a multiple of 8).
   [[nodiscard]] void* body() noexcept {
-    return reinterpret_cast<char*>(this) + (sizeof(edt_node) + align - 1) / align * align;
+    // align is a power of two: a mask, not a division (read per body call and destroy).
+    return reinterpret_cast<char*>(this) + ((sizeof(edt_node) + align - 1) & ~(align - 1));
   }
 };
 
@@ -226,7 +235,7 @@ class edt_args {
   template <class T = std::byte>
   [[nodiscard]] std::span<T> write(std::uint32_t i) const {
     const datablock& b = block(i, "write");
-    if (!locus::writes(m_n->slots[i].mode)) not_writable(i);
+    if (!locus::writes(m_n->slots()[i].mode)) not_writable(i);
     detail::block_written(b.core());
     return b.template as<T>();
   }
@@ -234,7 +243,17 @@ class edt_args {
   void release(std::uint32_t i);
 
  private:
-  const detail::event_core* checked(std::uint32_t i, const char* what) const;
+  /// Slot i's event, after the checks every access makes (inline: two tests per get; the
+  /// messages are built out of line, in bad_slot).
+  const detail::event_core* checked(std::uint32_t i, const char* what) const {
+    if (i >= m_n->nslots) [[unlikely]]
+      bad_slot(i, what);
+    const detail::slot& s = m_n->slots()[i];
+    if (s.released) [[unlikely]]
+      bad_slot(i, what);
+    return s.ev;
+  }
+  [[noreturn]] void bad_slot(std::uint32_t i, const char* what) const;
   const datablock& block(std::uint32_t i, const char* what) const {
     const detail::event_core* e = checked(i, what);
     if (e->type() != &detail::type_tag<datablock>) wrong_type(i);

@@ -233,9 +233,25 @@ struct frame {
   }
 };
 
-/// Deque items are tagged frame pointers (frames are at least 8-byte aligned).
+/// Work that runs without a coroutine frame: a plain function over a small header embedded in
+/// the caller's own object (a data-driven task's node, src/dataflow/graph.cpp). The worker loop
+/// calls run() once and forgets the item; run() owns everything after that (its completion, its
+/// bookkeeping, freeing the object), must not throw, and must return before the worker takes
+/// other work (it may make work runnable, never wait for it). Nobody joins it.
+struct runnable {
+  void (*run)(runnable* self) noexcept;
+};
+
+/// Deque items are tagged pointers (frames and runnables are at least 8-byte aligned):
+///   tag 0  a fresh frame (a spawned or detached child at its initial suspend point)
+///   tag 1  a parent's continuation, whose spawned child is a frame of its own
+///   tag 3  a continuation whose running child is an async (or a frame resumed by an event)
+///   tag 2  a runnable (above): not a frame; item_frame() must never be called on it
+/// The worker loop (src/worker.cpp, execute) and every strategy that looks into an item
+/// (a replay scheduler's steal and donation, src/schedule/replay.cpp) test is_runnable() first.
 inline constexpr std::uintptr_t k_tag_continuation = 1;  ///< a parent's continuation
 inline constexpr std::uintptr_t k_tag_async_child = 2;   ///< ... whose running child is an async
+inline constexpr std::uintptr_t k_tag_runnable = 2;      ///< without k_tag_continuation
 inline constexpr std::uintptr_t k_tag_mask = 3;
 
 [[nodiscard]] inline std::uintptr_t fresh_item(frame* f) noexcept {
@@ -245,6 +261,16 @@ inline constexpr std::uintptr_t k_tag_mask = 3;
   return reinterpret_cast<std::uintptr_t>(f) | k_tag_continuation |
          (async_child ? k_tag_async_child : 0);
 }
+[[nodiscard]] inline std::uintptr_t runnable_item(runnable* r) noexcept {
+  return reinterpret_cast<std::uintptr_t>(r) | k_tag_runnable;
+}
+[[nodiscard]] inline bool is_runnable(std::uintptr_t item) noexcept {
+  return (item & k_tag_mask) == k_tag_runnable;
+}
+[[nodiscard]] inline runnable* item_runnable(std::uintptr_t item) noexcept {
+  return reinterpret_cast<runnable*>(item & ~k_tag_mask);
+}
+/// The frame of a frame item (tag 0, 1 or 3); never a runnable's.
 [[nodiscard]] inline frame* item_frame(std::uintptr_t item) noexcept {
   return reinterpret_cast<frame*>(item & ~k_tag_mask);
 }

@@ -2,13 +2,20 @@
 // spawn: a data-driven task whose last dependence was satisfied, a frame whose awaited event
 // fired. The dataflow extension (locus/dataflow/) reaches the scheduler only through this.
 //
-// Two kinds of item go through here, both ordinary deque items, so thieves, mailboxes, the
+// Three kinds of item go through here, all ordinary deque items, so thieves, mailboxes, the
 // idle protocol and the place rule treat them like any other:
+//   * a *runnable* (detail/frame.hpp, runnable_item): no frame, a function over a header the
+//     extension embeds in its own object (a data-driven task with a plain body: its node).
+//     Pushed as fresh (SLAW's fresh-task count); the worker loop calls run() once, which does
+//     all the task's bookkeeping and must not throw. Cheapest: no frame to allocate, start,
+//     suspend and free. The push's release and the pop's or steal's acquire publish the
+//     object exactly as they publish a frame.
 //   * a *detached* frame (frame_kind::detached): a coroutine at its initial suspend point
-//     with no parent and nobody joining it. It is pushed as a fresh item (counted by SLAW's
-//     fresh-task condition like a help-first child). Its completion only frees it, so whoever
-//     starts one must do its own bookkeeping inside the coroutine body (the dataflow runner
-//     does: it catches the body's exception and counts the task done before returning).
+//     with no parent and nobody joining it, for work that may spawn, sync or suspend. It is
+//     pushed as a fresh item (counted by SLAW's fresh-task condition like a help-first child).
+//     Its completion only frees it, so whoever starts one must do its own bookkeeping inside
+//     the coroutine body (the dataflow runner of a coroutine body does: it catches the body's
+//     exception and counts the task done before returning).
 //   * a frame suspended in a co_await of an event: pushed as continuation_item(f, true). The
 //     tag says "continuation whose running child is an async", which execute() resumes
 //     without touching m_expected: the frame is not a parent whose child was stolen, it merely
@@ -54,7 +61,8 @@ inline void make_detached(frame& f, std::uint32_t place) noexcept {
 /// Make `item` runnable in place `place` of `rt`: pushed onto the calling worker's deque if it
 /// is a worker of that place (so the task enabled last runs first here, the paper's "most
 /// recently satisfied first", unless a thief takes it), else posted to the place's mailbox.
-/// `fresh`: a detached frame not yet started (SLAW's fresh-task count), else a resumption.
+/// `fresh`: a runnable or a detached frame not yet started (SLAW's fresh-task count), else a
+/// resumption.
 inline void make_runnable(runtime_state& rt, std::uint32_t place, std::uintptr_t item, bool fresh) {
   worker* w = t_worker;
   if (w != nullptr && &w->rt() == &rt && w->place() == place) [[likely]] {

@@ -46,8 +46,9 @@ struct frame;
 
 namespace locus::ext {
 
-/// An item of work: a tagged frame pointer as the deques and mailboxes hold it. Opaque to
-/// strategies: they move items, they do not look inside.
+/// An item of work: a tagged frame or runnable pointer as the deques and mailboxes hold it
+/// (detail/frame.hpp). Opaque to strategies: they move items, they do not look inside (one that
+/// does must test detail::is_runnable first: a runnable has no frame).
 struct work_item {
   std::uintptr_t bits = 0;
   /// Index of the worker whose deque it came from; k_from_mailbox for a mailbox.
