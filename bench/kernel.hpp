@@ -12,6 +12,8 @@
 // file holds only its parallel algorithm and the timed body that starts it.
 #pragma once
 
+#include <locus/dataflow/flow_scheduler.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -46,6 +48,25 @@ enum class schedule_mode : std::uint8_t { random, stows, stuws, relws, loop, des
   return m == schedule_mode::loop || m == schedule_mode::designed;
 }
 
+/// The dataflow scheduling options of a locus run (locus-bench --flow, issue 9), for the
+/// task-graph kernels registered with `flows` (cholesky, smith-waterman). Off (the default) runs
+/// the kernel on the runtime's own scheduler, as without the option. On, the harness installs a
+/// locus::dataflow::flow_scheduler with `options` (bench/harness/execute.cpp, which reports its
+/// counters as stats.flow) and the kernel builds its graph with placement near_data or
+/// enabling_worker, passing its datablocks (tiles, borders) on its events so that retrieval
+/// costs and locality accounting see them.
+struct flow_choice {
+  bool on = false;
+  locus::dataflow::flow_options options;  ///< steal mode and ready queue (on only)
+  bool near_data = false;                 ///< placement::near_data, else enabling_worker
+
+  [[nodiscard]] friend bool operator==(const flow_choice& a, const flow_choice& b) noexcept {
+    return a.on == b.on &&
+           (!a.on || (a.options.steal == b.options.steal && a.options.queue == b.options.queue &&
+                      a.near_data == b.near_data));
+  }
+};
+
 /// What a kernel run receives. `size` is already resolved from "small"/"default" to the
 /// kernel's own value (e.g. "35", "T1", "S", "1000x1000").
 struct args {
@@ -53,6 +74,7 @@ struct args {
   unsigned workers = 1;
   locus::runtime* rt = nullptr;  ///< the runtime to use; non-null only for runtime "locus"
   schedule_mode schedule = schedule_mode::random;  ///< locus only
+  flow_choice flow;                                ///< locus only
 };
 
 /// What a kernel run returns.

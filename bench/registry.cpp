@@ -79,12 +79,13 @@ std::vector<kernel_info> make_registry() {
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
   };
   // The kernels whose locus version replays its setup's steal tree (--schedule); all of them
-  // also run the locality loop and a designed schedule.
+  // also run the locality loop and a designed schedule. The task-graph kernels whose locus
+  // version takes dataflow scheduling options (--flow).
   for (auto& k : out) {
     k.replays = k.name == "memcpy" || k.name == "heat" || k.name == "fdtd" || k.name == "floyd" ||
                 k.name == "cg" || k.name == "scan";
     k.designs = k.replays;
-    if (k.name == "cholesky" || k.name == "smith-waterman") k.flow_sizes = true;
+    if (k.name == "cholesky" || k.name == "smith-waterman") k.flows = true;
   }
   return out;
 }

@@ -61,10 +61,13 @@ struct kernel_info {
   [[nodiscard]] bool runs(schedule_mode m) const noexcept {
     return m == schedule_mode::random || (replays && (!needs_design(m) || designs));
   }
-  /// The locus implementation takes dataflow scheduling options in its size
-  /// (kernels/flow_options.hpp: "2048x256:half-pessimistic:priority"); the harness then runs
-  /// it on the flow scheduler and reports its counters (stats.flow).
-  bool flow_sizes = false;
+  /// The locus implementation follows args::flow (locus-bench --flow one, ...): the harness
+  /// runs it on the flow scheduler and reports its counters (stats.flow); false: it runs only
+  /// with --flow off.
+  bool flows = false;
+
+  /// Whether the locus implementation runs under the dataflow options `f`.
+  [[nodiscard]] bool runs(const flow_choice& f) const noexcept { return !f.on || flows; }
 
   /// The implementation for `rt`, or null when there is none.
   [[nodiscard]] kernel_fn implementation(runtime_kind rt) const noexcept;

@@ -120,6 +120,61 @@ TEST(bench_cli, rejects_bad_schedules_naming_the_known_ones) {
   EXPECT_THROW((void)parse({"memcpy", "--schedule", "bogus", "--schedule", "stows"}), cli_error);
 }
 
+TEST(bench_cli, parses_the_flow_axis_into_option_sets_and_defaults_to_off) {
+  namespace df = locus::dataflow;
+  const auto off = parse({"cholesky"}).flows;
+  ASSERT_EQ(off.size(), 1u);
+  EXPECT_FALSE(off[0].on);
+  const auto f = parse({"cholesky", "--flow",
+                        "off,one,half-pessimistic,near-data+half-optimistic+priority,"
+                        "one+deque+enabling,priority"})
+                     .flows;
+  // "one+deque+enabling" is "one" (the defaults spelt out): a repeat, dropped.
+  ASSERT_EQ(f.size(), 5u);
+  EXPECT_FALSE(f[0].on);
+  EXPECT_TRUE(f[1].on);
+  EXPECT_EQ(f[1].options.steal, df::steal_mode::one);
+  EXPECT_EQ(f[1].options.queue, df::ready_queue::deque);
+  EXPECT_FALSE(f[1].near_data);
+  EXPECT_EQ(f[2].options.steal, df::steal_mode::half_pessimistic);
+  EXPECT_EQ(f[3].options.steal, df::steal_mode::half_optimistic);
+  EXPECT_EQ(f[3].options.queue, df::ready_queue::priority);
+  EXPECT_TRUE(f[3].near_data);
+  EXPECT_EQ(f[4].options.steal, df::steal_mode::one);
+  EXPECT_EQ(f[4].options.queue, df::ready_queue::priority);
+  std::vector<std::string> names;
+  for (const auto& x : f)
+    names.push_back(bench::flow_name(x));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"off", "one", "half-pessimistic",
+                                      "half-optimistic+priority+near-data", "one+priority"}));
+  EXPECT_EQ(parse({"smith-waterman", "--flow=deque"}).flows,
+            (std::vector<bench::flow_choice>{bench::parse_flow_name("one")}));
+}
+
+TEST(bench_cli, rejects_bad_flow_values_naming_the_accepted_tokens) {
+  const std::string accepted =
+      "expected off, or '+'-joined tokens, at most one of each group: one, half-pessimistic, "
+      "half-optimistic (steal); deque, priority (queue); enabling, near-data (placement)";
+  EXPECT_EQ(error_of({"cholesky", "--flow", "half"}),
+            "--flow: unknown option 'half' in 'half'; " + accepted);
+  EXPECT_EQ(error_of({"cholesky", "--flow", "off,one+Priority"}),
+            "--flow: unknown option 'Priority' in 'one+Priority'; " + accepted);
+  EXPECT_EQ(error_of({"cholesky", "--flow", "one+"}),
+            "--flow: unknown option '' in 'one+'; " + accepted);
+  EXPECT_EQ(error_of({"cholesky", "--flow", "one+half-optimistic"}),
+            "--flow: 'one+half-optimistic' names more than one of one, half-pessimistic, "
+            "half-optimistic");
+  EXPECT_EQ(error_of({"cholesky", "--flow", "priority+deque"}),
+            "--flow: 'priority+deque' names more than one of deque, priority");
+  EXPECT_EQ(error_of({"cholesky", "--flow", "off+one"}),
+            "--flow: off stands alone, not in an option set ('off+one')");
+  EXPECT_EQ(error_of({"cholesky", "--flow", "one,,off"}), "--flow: empty item in list 'one,,off'");
+  EXPECT_EQ(error_of({"cholesky", "--flow"}), "--flow: 1 required F,... missing");
+  // Checked at parsing, before anything runs, whatever the kernel.
+  EXPECT_THROW((void)parse({"fib", "--flow", "bogus", "--flow", "one"}), cli_error);
+}
+
 TEST(bench_cli, rejects_bad_workers_lists) {
   for (const char* bad : {"0", "x", "1,,2", ",1", "1,", "-1", "2.5", "5000", "", "1 2"}) {
     EXPECT_THROW((void)parse({"fib", "--workers", bad}), cli_error) << "--workers '" << bad << "'";
@@ -149,6 +204,7 @@ TEST(bench_cli, help_and_list_need_no_kernel) {
   EXPECT_TRUE(parse({"--list"}).list);
   EXPECT_NE(bench::usage().find("--workers"), std::string::npos);
   EXPECT_NE(bench::usage().find("--schedule M,..."), std::string::npos);
+  EXPECT_NE(bench::usage().find("--flow F,..."), std::string::npos);
 }
 
 TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
@@ -164,6 +220,11 @@ TEST(bench_cli, child_mode_needs_one_configuration_and_a_result_fd) {
                    "--schedule=stuws"})
                 .schedules,
             (std::vector<bench::schedule_mode>{bench::schedule_mode::stuws}));
+  EXPECT_THROW((void)parse({"--child", "--result-fd=3", "cholesky", "--flow=off,one"}), cli_error);
+  const auto child = parse({"--child", "--result-fd=3", "cholesky", "--runtime=locus",
+                            "--workers=2", "--flow=half-pessimistic+priority"});
+  ASSERT_EQ(child.flows.size(), 1u);
+  EXPECT_EQ(bench::flow_name(child.flows[0]), "half-pessimistic+priority");
 }
 
 TEST(bench_cli, names_round_trip) {
@@ -182,6 +243,10 @@ TEST(bench_cli, names_round_trip) {
         bench::schedule_mode::relws, bench::schedule_mode::loop, bench::schedule_mode::designed,
         bench::schedule_mode::traced}) {
     EXPECT_EQ(bench::parse_schedule_name(bench::schedule_name(m)), m);
+  }
+  for (const char* f : {"off", "one", "half-pessimistic", "half-optimistic", "one+priority",
+                        "one+near-data", "half-pessimistic+priority+near-data"}) {
+    EXPECT_EQ(bench::flow_name(bench::parse_flow_name(f)), f);
   }
 }
 

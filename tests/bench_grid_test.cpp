@@ -100,6 +100,55 @@ TEST(bench_grid, locus_runs_once_per_schedule_and_only_replaying_kernels_run_rep
   EXPECT_EQ(bench::schedule(grid, 1).size(), 6u);
 }
 
+TEST(bench_grid, locus_runs_once_per_flow_and_peers_once_with_flow_off) {
+  auto o = parse({"cholesky,fib", "--size", "small", "--runtime", "serial,locus,tbb,omp", "--flow",
+                  "off,one,half-pessimistic+priority", "--victims", "hierarchical,random",
+                  "--workers", "2"});
+  auto grid = bench::expand_grid(o);
+  // per kernel: serial once, locus per victims x flow, tbb and omp once each
+  ASSERT_EQ(grid.size(), 2u * (1 + 2 * 3 + 2));
+  std::vector<std::string> flows;
+  for (std::size_t i = 0; i < 9; ++i)
+    flows.push_back(grid[i].flow_text());
+  EXPECT_EQ(flows, (std::vector<std::string>{"-", "off", "one", "half-pessimistic+priority", "off",
+                                             "one", "half-pessimistic+priority", "-", "-"}));
+  const std::string small(bench::find_kernel("cholesky")->small_size);
+  EXPECT_EQ(grid[1].label(), "cholesky " + small + " locus adaptive hierarchical w=2");
+  EXPECT_EQ(grid[3].label(), "cholesky " + small +
+                                 " locus adaptive hierarchical flow=half-pessimistic+priority w=2");
+  for (const auto& c : grid) {
+    // The peers carry no flow options and the kernel's plain size: nothing for them to fail on.
+    if (c.runtime != runtime_kind::locus) {
+      EXPECT_FALSE(c.flow.on) << c.label();
+      EXPECT_EQ(c.size.find(':'), std::string::npos) << c.label();
+    }
+    // fib has no dataflow version: its off rows run, its flow rows are n/a and never run.
+    if (c.kernel->name == "fib" && c.runtime == runtime_kind::locus) {
+      EXPECT_EQ(c.implemented(), !c.flow.on) << c.label();
+      if (c.flow.on) {
+        EXPECT_EQ(
+            bench::not_implemented_detail(c),
+            "n/a (not implemented): no dataflow version of fib (--flow " + c.flow_text() + ")");
+      }
+    }
+    if (c.kernel->name == "cholesky" && c.runtime == runtime_kind::locus) {
+      EXPECT_EQ(c.implemented(), c.kernel->locus != nullptr) << c.label();
+    }
+  }
+}
+
+TEST(bench_grid, flow_options_and_a_replayed_schedule_do_not_combine) {
+  auto o = parse({"cholesky,memcpy", "--size", "small", "--runtime", "locus", "--schedule",
+                  "random,stows", "--flow", "off,one", "--workers", "2"});
+  for (const auto& c : bench::expand_grid(o)) {
+    const bool runs = c.schedule == bench::schedule_mode::random
+                          ? !c.flow.on || c.kernel->name == "cholesky"
+                          : !c.flow.on && c.kernel->name == "memcpy";
+    if (c.kernel->implementation(runtime_kind::locus) == nullptr) continue;
+    EXPECT_EQ(c.implemented(), runs) << c.label();
+  }
+}
+
 TEST(bench_grid, sizes_that_resolve_alike_run_once) {
   const auto* fj = bench::find_kernel("fj");
   ASSERT_NE(fj, nullptr);

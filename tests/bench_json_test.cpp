@@ -107,8 +107,9 @@ TEST(bench_json, result_has_exactly_the_documented_fields) {
     keys.push_back(item.key());
   EXPECT_EQ(keys,
             (std::vector<std::string>{"kernel", "size", "runtime", "policy", "victims", "schedule",
-                                      "workers", "reps", "median_s", "min_s", "max_s", "verified",
-                                      "peak_rss_kib", "stats", "detail"}));
+                                      "flow", "workers", "reps", "median_s", "min_s", "max_s",
+                                      "verified", "peak_rss_kib", "stats", "detail"}));
+  EXPECT_EQ(v["flow"].get<std::string>(), "off");
   EXPECT_TRUE(v["median_s"].is_null());
   EXPECT_FALSE(v["verified"].get<bool>());
   EXPECT_EQ(v["detail"].get<std::string>().rfind("n/a (not implemented)", 0), 0u);
@@ -144,6 +145,7 @@ TEST(bench_json, report_document_has_machine_command_and_one_result_per_line) {
   EXPECT_EQ(res["detail"].get<std::string>(), r.detail);
   EXPECT_EQ(res["median_s"].get<double>(), 0.25);
   EXPECT_EQ(res["policy"].get<std::string>(), "-");
+  EXPECT_EQ(res["flow"].get<std::string>(), "-");
   // The layout of docs/benchmarks-data/*.json: machine, command, "results":[ and each result
   // on a line of its own, then ]}.
   std::vector<std::string> lines;

@@ -169,6 +169,42 @@ INSTANTIATE_TEST_SUITE_P(all, bench_kernel_small, testing::ValuesIn(kernel_cases
                            return name;
                          });
 
+// ------------------------------------------------------------- the --flow axis
+
+// A flow axis on the task-graph kernels: every row the grid schedules verifies, peers
+// included (they run once, with their plain size), and the flow rows report the flow
+// scheduler's counters.
+TEST(bench_flow, every_scheduled_row_of_a_flow_grid_verifies_and_flow_rows_report_counters) {
+  std::vector<std::string> args = {"smith-waterman",
+                                   "--size",
+                                   "small",
+                                   "--runtime",
+                                   "serial,locus",
+                                   "--workers",
+                                   "2",
+                                   "--flow",
+                                   "off,one,half-pessimistic+priority+near-data"};
+  for (auto rt : {runtime_kind::tbb, runtime_kind::omp}) {
+    if (bench::runtime_built(rt)) args[4] += "," + std::string(bench::to_string(rt));
+  }
+  if (bench::runtime_built(runtime_kind::blas)) args[0] += ",cholesky";
+  const auto grid = bench::expand_grid(bench_test::parse(args));
+  std::size_t flow_rows = 0;
+  for (const auto& c : grid) {
+    ASSERT_TRUE(c.implemented()) << c.label() << ": " << bench::not_implemented_detail(c);
+    const bench::run_report r = bench::execute(c);
+    EXPECT_TRUE(r.result.verified) << c.label() << ": " << r.result.detail;
+    const bench::json* flow = bench::member(r.stats, "flow");
+    EXPECT_EQ(flow != nullptr, c.flow.on) << c.label() << ": " << bench::dump(r.stats);
+    if (flow == nullptr) continue;
+    ++flow_rows;
+    EXPECT_EQ((*flow)["steal"].get<std::string>(),
+              locus::dataflow::to_string(c.flow.options.steal));
+    EXPECT_GT((*flow)["pushed"].get<double>(), 0.0) << bench::dump(*flow);
+  }
+  EXPECT_EQ(flow_rows, bench::runtime_built(runtime_kind::blas) ? 4u : 2u);
+}
+
 // ------------------------------------------------------------- nqueens without a cutoff
 
 // Legal placements of queens in the first rows of an n x n board, every row count from 1 to n:

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <utility>
 
 namespace bench {
 
@@ -108,6 +109,10 @@ constexpr value_option value_options[] = {
      [](options& o, std::string_view v) {
        o.schedules = parse_list<schedule_mode>(v, "--schedule", parse_schedule_name);
      }},
+    {"--flow", "F,...",
+     [](options& o, std::string_view v) {
+       o.flows = parse_list<flow_choice>(v, "--flow", parse_flow_name);
+     }},
     {"--reps", "R",
      [](options& o, std::string_view v) { o.reps = parse_positive(v, "--reps", 1000000); }},
     {"--json", "FILE",
@@ -153,9 +158,10 @@ void check_child(const options& o) {
   if (o.result_fd < 0) throw cli_error("--child needs --result-fd");
   if (o.kernels.size() != 1 || o.sizes.size() != 1 || o.runtimes.size() != 1 ||
       o.policies.size() != 1 || o.victims.size() != 1 || o.workers.size() != 1 ||
-      o.schedules.size() != 1) {
+      o.schedules.size() != 1 || o.flows.size() != 1) {
     throw cli_error(
-        "--child runs exactly one kernel, size, runtime, policy, victims, workers, schedule");
+        "--child runs exactly one kernel, size, runtime, policy, victims, workers, schedule, "
+        "flow");
   }
 }
 
@@ -200,6 +206,80 @@ schedule_mode parse_schedule_name(std::string_view s) {
   }
   throw cli_error("--schedule: unknown schedule '" + std::string(s) +
                   "'; expected random, stows, stuws, relws, loop, designed or traced");
+}
+
+namespace {
+
+namespace df = locus::dataflow;
+
+constexpr std::pair<std::string_view, df::steal_mode> steal_names[] = {
+    {"one", df::steal_mode::one},
+    {"half-pessimistic", df::steal_mode::half_pessimistic},
+    {"half-optimistic", df::steal_mode::half_optimistic}};
+constexpr std::pair<std::string_view, df::ready_queue> queue_names[] = {
+    {"deque", df::ready_queue::deque}, {"priority", df::ready_queue::priority}};
+constexpr std::pair<std::string_view, bool> placement_names[] = {{"enabling", false},
+                                                                 {"near-data", true}};
+
+constexpr const char* flow_tokens =
+    "off, or '+'-joined tokens, at most one of each group: one, half-pessimistic, "
+    "half-optimistic (steal); deque, priority (queue); enabling, near-data (placement)";
+
+// Looks `tok` up in `names`; sets `out` and `seen` when found. A second token of the group is
+// an error.
+template <class T, std::size_t N>
+bool take_token(std::string_view s, std::string_view tok,
+                const std::pair<std::string_view, T> (&names)[N], T& out, bool& seen) {
+  for (const auto& [name, value] : names) {
+    if (tok != name) continue;
+    if (seen) {
+      std::string group;
+      for (const auto& [other, v] : names)
+        group += (group.empty() ? "" : ", ") + std::string(other);
+      throw cli_error("--flow: '" + std::string(s) + "' names more than one of " + group);
+    }
+    seen = true;
+    out = value;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+flow_choice parse_flow_name(std::string_view s) {
+  flow_choice f;
+  if (s == "off") return f;
+  f.on = true;
+  bool steal = false, queue = false, place = false;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t plus = s.find('+', start);
+    const std::string_view tok =
+        s.substr(start, plus == std::string_view::npos ? s.npos : plus - start);
+    if (!take_token(s, tok, steal_names, f.options.steal, steal) &&
+        !take_token(s, tok, queue_names, f.options.queue, queue) &&
+        !take_token(s, tok, placement_names, f.near_data, place)) {
+      if (tok == "off") {
+        throw cli_error("--flow: off stands alone, not in an option set ('" + std::string(s) +
+                        "')");
+      }
+      throw cli_error("--flow: unknown option '" + std::string(tok) + "' in '" + std::string(s) +
+                      "'; expected " + flow_tokens);
+    }
+    if (plus == std::string_view::npos) return f;
+    start = plus + 1;
+  }
+}
+
+std::string flow_name(const flow_choice& f) {
+  if (!f.on) return "off";
+  std::string out;
+  for (const auto& [name, value] : steal_names)
+    if (value == f.options.steal) out = name;
+  if (f.options.queue == df::ready_queue::priority) out += "+priority";
+  if (f.near_data) out += "+near-data";
+  return out;
 }
 
 runtime_kind parse_runtime_name(std::string_view s) {
@@ -302,6 +382,7 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
   if (o.victims.empty()) o.victims = defaults.victims;
   if (o.workers.empty()) o.workers = defaults.workers;
   if (o.schedules.empty()) o.schedules = defaults.schedules;
+  if (o.flows.empty()) o.flows = defaults.flows;
   if (o.reps == 0) o.reps = defaults.reps;
   if (o.child) check_child(o);
   return o;
@@ -334,6 +415,15 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
                   LOCUS_BENCH_LOOP_FIXED=N: the loop runs exactly N iterations);
                   traced: random stealing with every timed phase traced (recording's
                   cost; the replaying kernels)  [random]
+--flow F,...      locus only, the task-graph kernels (cholesky, smith-waterman): dataflow
+                  scheduling options. off: the runtime's own scheduler; else an option
+                  set of '+'-joined tokens, at most one per group: steal one |
+                  half-pessimistic | half-optimistic; queue deque | priority; placement
+                  enabling | near-data (left out: one, deque, enabling), e.g.
+                  half-pessimistic+priority+near-data: the flow scheduler with those
+                  options, its counters in the JSON's stats.flow. Peers run once, as with
+                  off; other kernels run only off (a flow row of theirs is n/a, not run)
+                  [off]
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
 --timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]

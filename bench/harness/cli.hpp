@@ -2,7 +2,8 @@
 //
 //   locus-bench KERNEL[,KERNEL...|all] [--size S[,S...]] [--runtime R[,R...]]
 //               [--policy P[,P...]] [--victims V[,V...]] [--workers N[,N...]]
-//               [--schedule M[,M...]] [--reps R] [--json FILE] [--timeout SECONDS]
+//               [--schedule M[,M...]] [--flow F[,F...]] [--reps R] [--json FILE]
+//               [--timeout SECONDS]
 //   locus-bench --list | --help
 //
 // A hidden `--child --result-fd FD` mode runs exactly one configuration once and reports
@@ -34,6 +35,7 @@ struct cli_defaults {
   std::vector<locus::victim_policy> victims{locus::victim_policy::hierarchical};
   std::vector<unsigned> workers{1};
   std::vector<schedule_mode> schedules{schedule_mode::random};
+  std::vector<flow_choice> flows{flow_choice{}};  ///< off
   unsigned reps = 5;
 };
 
@@ -47,6 +49,7 @@ struct options {
   std::vector<locus::victim_policy> victims;
   std::vector<unsigned> workers;
   std::vector<schedule_mode> schedules;  ///< locus only (--schedule)
+  std::vector<flow_choice> flows;        ///< locus only (--flow)
   unsigned reps = 0;
   std::string json_path;  ///< empty: no JSON file
   double timeout_s = 0;   ///< per run; 0: no limit
@@ -73,6 +76,11 @@ struct options {
 [[nodiscard]] locus::victim_policy parse_victims_name(std::string_view s);
 /// "random" | "stows" | "stuws" | "relws"; throws cli_error.
 [[nodiscard]] schedule_mode parse_schedule_name(std::string_view s);
+/// "off", or an option set: "+"-joined tokens, at most one of each group: one |
+/// half-pessimistic | half-optimistic (steal), deque | priority (ready queue), enabling |
+/// near-data (placement); the groups left out keep their defaults (one, deque, enabling).
+/// Throws cli_error naming the bad token and the accepted ones.
+[[nodiscard]] flow_choice parse_flow_name(std::string_view s);
 /// "serial" | "locus" | "tbb" | "omp" | "starpu" | "blas"; throws cli_error.
 [[nodiscard]] runtime_kind parse_runtime_name(std::string_view s);
 
@@ -80,6 +88,9 @@ struct options {
 [[nodiscard]] std::string_view policy_name(locus::spawn_policy p) noexcept;
 [[nodiscard]] std::string_view victims_name(locus::victim_policy v) noexcept;
 [[nodiscard]] std::string_view schedule_name(schedule_mode m) noexcept;
+/// "off", or the steal mode followed by "+priority" and "+near-data" where they are chosen
+/// (the defaults deque and enabling are left out): "one", "half-pessimistic+priority+near-data".
+[[nodiscard]] std::string flow_name(const flow_choice& f);
 
 /// Splits "a,b,c" into its items; an empty item is an error naming `what`.
 [[nodiscard]] std::vector<std::string> split_list(std::string_view s, std::string_view what);

@@ -17,6 +17,7 @@ std::vector<std::string> child_argv(const std::string& argv0, const bench_config
           "--policy=" + std::string(policy_name(c.policy)),
           "--victims=" + std::string(victims_name(c.victims)),
           "--schedule=" + std::string(schedule_name(c.schedule)),
+          "--flow=" + flow_name(c.flow),
           "--workers=" + std::to_string(c.workers)};
 }
 

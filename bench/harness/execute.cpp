@@ -10,7 +10,6 @@
 #include <exception>
 #include <stdexcept>
 
-#include "../kernels/flow_options.hpp"
 #include "json.hpp"
 
 #ifdef LOCUS_HAVE_TBB
@@ -39,18 +38,15 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
     replayer = locus::schedule::make_replay_scheduler();
     cfg.custom_scheduler = replayer->scheduler();
   }
-  // Dataflow options in the size (kernels/flow_options.hpp): the flow scheduler.
+  // Dataflow options (--flow): the flow scheduler, for the kernel's graph.
   std::shared_ptr<locus::dataflow::flow_scheduler> flow;
-  if (c.kernel->flow_sizes) {
-    const flow_choice fc = parse_flow_size(c.size);
-    if (fc.on) {
-      if (replayer) throw std::runtime_error("--schedule and dataflow options do not mix");
-      flow = locus::dataflow::flow_scheduler::make(fc.options);
-      cfg.custom_scheduler = flow->scheduler();
-    }
+  if (c.flow.on) {
+    if (replayer) throw std::runtime_error("--schedule and --flow options do not mix");
+    flow = locus::dataflow::flow_scheduler::make(c.flow.options);
+    cfg.custom_scheduler = flow->scheduler();
   }
   locus::runtime rt{cfg};
-  args a{c.size, c.workers, &rt, c.schedule};
+  args a{c.size, c.workers, &rt, c.schedule, c.flow};
   run_report r;
   r.result = fn(a);
   r.stats = json::parse(rt.stats().to_json());
@@ -108,6 +104,11 @@ run_report execute(const bench_config& c) {
                              std::string(to_string(c.runtime)) + " " + std::string(c.kernel->name) +
                              " has no replay version");
   }
+  if (c.flow.on && (c.runtime != runtime_kind::locus || !c.kernel->runs(c.flow))) {
+    throw std::runtime_error("--flow " + flow_name(c.flow) + ": " +
+                             std::string(to_string(c.runtime)) + " " + std::string(c.kernel->name) +
+                             " has no dataflow version");
+  }
   kernel_fn fn = c.kernel->implementation(c.runtime);
   if (fn == nullptr) {
     throw std::runtime_error(std::string(to_string(c.runtime)) + " implementation of " +
@@ -151,6 +152,7 @@ int child_main(const options& o) {
   c.victims = o.victims.front();
   c.workers = o.workers.front();
   c.schedule = o.schedules.front();
+  c.flow = o.flows.front();
   std::string line;
   int status = 0;
   try {

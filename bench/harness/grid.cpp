@@ -17,6 +17,10 @@ std::string bench_config::schedule_text() const {
   return runtime == runtime_kind::locus ? std::string(schedule_name(schedule)) : "-";
 }
 
+std::string bench_config::flow_text() const {
+  return runtime == runtime_kind::locus ? flow_name(flow) : "-";
+}
+
 std::string bench_config::label() const {
   // Appending piece by piece (rather than chained operator+) avoids a GCC 12 -Wrestrict
   // false positive.
@@ -31,6 +35,10 @@ std::string bench_config::label() const {
     s += ' ';
     s += schedule_name(schedule);
   }
+  if (runtime == runtime_kind::locus && flow.on) {
+    s += " flow=";
+    s += flow_name(flow);
+  }
   s += " w=";
   s += std::to_string(workers);
   return s;
@@ -38,8 +46,9 @@ std::string bench_config::label() const {
 
 bool bench_config::implemented() const noexcept {
   return kernel != nullptr && kernel->implementation(runtime) != nullptr &&
-         (runtime != runtime_kind::locus ? schedule == schedule_mode::random
-                                         : kernel->runs(schedule));
+         (runtime != runtime_kind::locus ? schedule == schedule_mode::random && !flow.on
+                                         : kernel->runs(schedule) && kernel->runs(flow) &&
+                                               (!flow.on || schedule == schedule_mode::random));
 }
 
 namespace {
@@ -59,15 +68,20 @@ void add_runtime(std::vector<bench_config>& out, const options& o, bench_config 
   }
   const std::vector<schedule_mode> random_only{schedule_mode::random};
   const auto& schedules = o.schedules.empty() ? random_only : o.schedules;
+  const std::vector<flow_choice> off_only{flow_choice{}};
+  const auto& flows = o.flows.empty() ? off_only : o.flows;
   for (auto p : o.policies) {
     for (auto v : o.victims) {
       for (auto m : schedules) {
-        for (unsigned w : o.workers) {
-          c.policy = p;
-          c.victims = v;
-          c.schedule = m;
-          c.workers = w;
-          out.push_back(c);
+        for (const auto& f : flows) {
+          for (unsigned w : o.workers) {
+            c.policy = p;
+            c.victims = v;
+            c.schedule = m;
+            c.flow = f;
+            c.workers = w;
+            out.push_back(c);
+          }
         }
       }
     }

@@ -86,6 +86,7 @@ json result_json(const config_summary& s) {
           {"policy", c.policy_text()},
           {"victims", c.victims_text()},
           {"schedule", c.schedule_text()},
+          {"flow", c.flow_text()},
           {"workers", c.workers},
           {"reps", s.reps},
           {"median_s", optional_number(s.median_s)},

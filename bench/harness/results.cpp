@@ -94,6 +94,19 @@ std::string not_implemented_detail(const bench_config& c) {
            std::string(c.kernel->name) + " (--schedule " + std::string(schedule_name(c.schedule)) +
            ")";
   }
+  if (c.flow.on) {
+    const std::string flow = " (--flow " + flow_name(c.flow) + ")";
+    if (c.runtime != runtime_kind::locus) {
+      return "n/a (not implemented): the flow options are for locus only" + flow;
+    }
+    if (c.kernel->implementation(c.runtime) != nullptr && !c.kernel->runs(c.flow)) {
+      return "n/a (not implemented): no dataflow version of " + std::string(c.kernel->name) + flow;
+    }
+    if (c.schedule != schedule_mode::random) {
+      return "n/a (not implemented): --schedule " + std::string(schedule_name(c.schedule)) +
+             " does not combine with flow options" + flow;
+    }
+  }
   if (!runtime_built(c.runtime)) {
     return "n/a (not implemented): " + rt + " not built (" +
            std::string(build_requirement(c.runtime)) + ")";

@@ -63,6 +63,7 @@ std::vector<std::string> row_cells(const std::vector<config_summary>& rows,
           c.policy_text(),
           c.victims_text(),
           c.schedule_text(),
+          c.flow_text(),
           std::to_string(c.workers),
           fmt_opt("%.6f", s.median_s),
           fmt_opt("%.6f", s.min_s),
@@ -92,12 +93,12 @@ std::optional<double> find_counter(const json& stats,
 
 void print_table(std::ostream& out, const std::vector<config_summary>& rows) {
   const std::vector<std::string> header = {
-      "kernel",   "size",     "runtime", "policy",    "victims",  "schedule",
-      "w",        "median s", "min s",   "max s",     "spread%",  "speedup",
-      "verified", "RSS MiB",  "steals",  "wf spawns", "hf spawns"};
+      "kernel",  "size",     "runtime",  "policy", "victims",   "schedule",
+      "flow",    "w",        "median s", "min s",  "max s",     "spread%",
+      "speedup", "verified", "RSS MiB",  "steals", "wf spawns", "hf spawns"};
   // Text columns are left-aligned, numbers right-aligned.
-  const std::vector<bool> left = {true,  true,  true,  true, true,  true,  false, false, false,
-                                  false, false, false, true, false, false, false, false};
+  const std::vector<bool> left = {true,  true,  true,  true,  true, true,  true,  false, false,
+                                  false, false, false, false, true, false, false, false, false};
   std::vector<std::vector<std::string>> cells;
   cells.reserve(rows.size());
   for (const auto& r : rows)

@@ -12,7 +12,6 @@
 
 #include "../../kernel.hpp"
 #include "../dag_hints.hpp"
-#include "../flow_options.hpp"
 #include "common.hpp"
 
 namespace {
@@ -36,8 +35,8 @@ locus::task<void> factor(locus::runtime& rt, cholesky_kernel::tiled_matrix& a) {
   co_await g;
 }
 
-/// With dataflow options in the size (../flow_options.hpp): the same graph, but every tile is a
-/// datablock over the matrix's own storage, and each operation's slots carry the tiles it
+/// With dataflow options (locus-bench --flow, bench::flow_choice): the same graph, but every tile
+/// is a datablock over the matrix's own storage, and each operation's slots carry the tiles it
 /// touches: slot 0 the tile it writes (access::write, which moves the tile's home to the
 /// worker that runs it), then the tiles it reads, each from its last writer's event. So the
 /// flow scheduler sees retrieval costs, and locality accounting counts the tiles' bytes.
@@ -78,8 +77,9 @@ locus::task<void> factor_flow(locus::runtime& rt, cholesky_kernel::tiled_matrix&
 }  // namespace
 
 bench::outcome cholesky_locus(const bench::args& a) {
-  const bench::flow_choice fc = bench::parse_flow_size(a.size);
-  if (fc.on) {
+  if (a.flow.on) {
+    const df::placement place =
+        a.flow.near_data ? df::placement::near_data : df::placement::enabling_worker;
     cholesky_kernel::task_graph tasks;
     std::vector<df::task_hint> hints;
     const auto setup = [&](const std::string& size) {  // untimed: the graph and its hints
@@ -89,9 +89,9 @@ bench::outcome cholesky_locus(const bench::args& a) {
       return in;
     };
     const auto body = [&](cholesky_kernel::instance& in) {
-      a.rt->run(factor_flow(*a.rt, in.work, tasks, hints, fc.place));
+      a.rt->run(factor_flow(*a.rt, in.work, tasks, hints, place));
     };
-    return bench::measure(fc.base, setup, body, cholesky_kernel::check_tiled);
+    return bench::measure(a.size, setup, body, cholesky_kernel::check_tiled);
   }
   const auto body = [&a](cholesky_kernel::instance& in) { a.rt->run(factor(*a.rt, in.work)); };
   return bench::measure(a.size, cholesky_kernel::setup_tiled, body, cholesky_kernel::check_tiled);

@@ -11,7 +11,6 @@
 
 #include "../../kernel.hpp"
 #include "../dag_hints.hpp"
-#include "../flow_options.hpp"
 #include "common.hpp"
 
 namespace {
@@ -39,7 +38,7 @@ locus::task<void> wavefront(locus::runtime& rt, sw_kernel::instance& in) {
   co_await g;
 }
 
-/// With dataflow options in the size (../flow_options.hpp): the same wavefront, but a tile's
+/// With dataflow options (locus-bench --flow, bench::flow_choice): the same wavefront, but a tile's
 /// events carry its outputs as datablocks over the border arrays (its part of the last row,
 /// read by the tile below, and of the last column, read by the tile to the right), made by the
 /// tile's task and so homed on the core that ran it. The flow scheduler sees retrieval costs,
@@ -74,8 +73,9 @@ locus::task<void> wavefront_flow(locus::runtime& rt, sw_kernel::instance& in,
 }  // namespace
 
 bench::outcome smith_waterman_locus(const bench::args& a) {
-  const bench::flow_choice fc = bench::parse_flow_size(a.size);
-  if (fc.on) {
+  if (a.flow.on) {
+    const df::placement place =
+        a.flow.near_data ? df::placement::near_data : df::placement::enabling_worker;
     std::vector<df::task_hint> hints;
     const auto setup = [&hints](const std::string& size) {  // untimed: the DAG's hints
       sw_kernel::instance in = sw_kernel::setup_tiled(size);
@@ -90,10 +90,10 @@ bench::outcome smith_waterman_locus(const bench::args& a) {
       return in;
     };
     const auto body = [&](sw_kernel::instance& in) {
-      a.rt->run(wavefront_flow(*a.rt, in, hints, fc.place));
+      a.rt->run(wavefront_flow(*a.rt, in, hints, place));
       return sw_kernel::gather(in);
     };
-    return bench::measure(fc.base, setup, body, sw_kernel::check);
+    return bench::measure(a.size, setup, body, sw_kernel::check);
   }
   const auto body = [&a](sw_kernel::instance& in) {
     a.rt->run(wavefront(*a.rt, in));
