@@ -99,13 +99,24 @@ class flow_queues_impl final : public flow_queues {
     // Frames resumed by events, continuations of spawns inside bodies, mailboxes: SLAW's order.
     if (m_builtin->acquire(w, out)) return true;
     // The place's peers, nearest tier first (config::victims), then other places' workers when
-    // cross-place stealing is on.
+    // cross-place stealing is on. Each group is visited once, from a random member on, so no
+    // worker is every thief's first victim.
     for (const auto& tier : w.victim_tiers())
-      for (unsigned v : tier)
-        if (steal(w, v, out)) return true;
+      if (steal_in(w, tier, out)) return true;
     for (unsigned p : w.remote_places())
-      for (unsigned v : w.place_workers(p))
-        if (steal(w, v, out)) return true;
+      if (steal_in(w, w.place_workers(p), out)) return true;
+    return false;
+  }
+
+  /// One look at every member of `group`, in order from a random start (wrapping round).
+  bool steal_in(ext::worker_ref& w, const std::vector<unsigned>& group, ext::work_item& out) {
+    const auto n = static_cast<std::uint32_t>(group.size());
+    if (n == 0) return false;
+    const std::uint32_t start = w.random_below(n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t i = start + k < n ? start + k : start + k - n;
+      if (steal(w, group[i], out)) return true;
+    }
     return false;
   }
 

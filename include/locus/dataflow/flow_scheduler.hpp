@@ -28,9 +28,9 @@
 //     task_hint when it is created (graph::task); without a hint both are 0, so steal-half
 //     takes half the tasks. The thief runs the first and keeps the rest in its own queue.
 // Victims are visited in the runtime's victim tiers (config::victims: hierarchical, nearest
-// first, or random), then every other worker. Placement (graph_options::place) picks the
-// queue: the enabling worker's, or near_data: that of the worker on the core that homes the
-// task's largest input datablock.
+// first, or random), then every other worker; each group once, from a random member on. Placement
+// (graph_options::place) picks the queue: the enabling worker's, or near_data: that of the worker
+// on the core that homes the task's largest input datablock.
 //
 // Cost: a ready task goes through a mutex-protected queue and the worker loop's acquisition
 // (one look through find_work per task) instead of a deque push and pop; meant for tasks of
