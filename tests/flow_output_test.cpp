@@ -252,6 +252,42 @@ TEST(FlowOutput, LongChainBuiltWhileItRuns) {
   EXPECT_EQ(count.load(), n);
 }
 
+TEST(FlowOutput, WideFanOutThroughOneDone) {
+  constexpr int n = 20000;
+  locus::runtime rt{cfg(2)};
+  df::graph g(rt);
+  std::atomic<int> after{0};
+  int value = 0;
+  df::event<> go;
+  auto head = g.task(1, [&value] { value = 5; });
+  df::add_dependence(go, head, 0);
+  df::output_event d = head.done();
+  for (int i = 0; i < n; ++i) {
+    auto t = g.task(1, [&after, &value] {
+      if (value == 5) after.fetch_add(1, std::memory_order_relaxed);
+    });
+    df::add_dependence(d, t, 0);
+  }
+  go.satisfy();
+  g.wait();
+  EXPECT_EQ(after.load(), n);
+}
+
+// done() called while the task may be finishing (a task with no slot runs at once): either the
+// record is seen by the finisher, or done() sees the finished state; dependents run either way.
+TEST_P(flow_output, DoneRacesWithTheFinish) {
+  locus::runtime rt{cfg(GetParam())};
+  df::graph g(rt);
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 2000; ++i) {
+    auto a = g.task(0, [&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+    auto b = g.task(1, [&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+    df::add_dependence(a.done(), b, 0);
+  }
+  g.wait();
+  EXPECT_EQ(ran.load(), 4000);
+}
+
 TEST_P(flow_output, ACancelledTasksDoneCancelsItsDependents) {
   locus::runtime rt{cfg(GetParam())};
   df::graph g(rt);

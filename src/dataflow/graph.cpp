@@ -457,9 +457,11 @@ output_refs node_done(edt_node* n) {
       delete ev;
       throw;
     }
+    // The record's own reference (node_destroy), taken before the CAS publishes it: once it is
+    // published the task may finish at once and drop the producer's.
+    ev->add_ref();
     if (n->out.compare_exchange_strong(o, reinterpret_cast<std::uintptr_t>(r),
                                        std::memory_order_acq_rel, std::memory_order_acquire)) {
-      ev->add_ref();  // the record's own (node_destroy)
       o = reinterpret_cast<std::uintptr_t>(r);
     } else {
       delete r;  // another done() or the finish came first: use theirs
@@ -506,7 +508,8 @@ void node_add_output_dependence(edt_node* a, event_core* ev, edt_node* n, std::u
                     " on that output event would make a cycle: the event's task already "
                     "depends on this task (through " +
                     std::to_string(d) + " output-event dependence" + (d == 1 ? "" : "s") + ")");
-      r->succ.reserve(r->succ.size() + 1);  // may throw: before anything changes
+      if (r->succ.size() == r->succ.capacity())  // may throw: before anything changes
+        r->succ.reserve(std::max<std::size_t>(4, 2 * r->succ.capacity()));
       s = &claim_slot(n, i);
       r->succ.push_back(n);
       n->refs.fetch_add(1, std::memory_order_relaxed);  // the edge's hold on n (finish_output)
