@@ -43,8 +43,8 @@
 // dependents, as in a DAG built forward).
 // Not detected: cycles through ordinary events (event<T>, latch): their producers are not
 // declared, so a task that depends, directly or not, on an event only it (or a task after it)
-// satisfies never fires and wait() does not return; the same for output-event edges between
-// tasks of different graphs.
+// satisfies never fires and wait() does not return. Nor a cycle that passes through an
+// output-event edge between tasks of two different graphs (such edges are not recorded).
 #pragma once
 
 #include <atomic>
