@@ -158,7 +158,7 @@ void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept {
 }
 
 /// Runs a plain body with this thread's credits (see `credits`) and returns what it left.
-std::uint64_t call_with_credits(edt_node* n, edt_args& in) noexcept {
+std::uint64_t call_with_credits(edt_node* n, edt_args& in, bool& threw) noexcept {
   struct scope {
     credits saved;
     explicit scope(graph_state* g) noexcept : saved(std::exchange(t_credits, credits{g})) {}
@@ -170,6 +170,7 @@ std::uint64_t call_with_credits(edt_node* n, edt_args& in) noexcept {
   } catch (...) {
     left = t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;
     t_credits.pending = t_credits.flying = 0;
+    threw = true;
     graph_fail(*n->g, std::current_exception());  // before the task's final update (task_done)
   }
   return left + t_credits.pending * k_one_pending + t_credits.flying * k_one_flying;

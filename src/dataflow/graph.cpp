@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../runtime_state.hpp"
@@ -26,6 +28,50 @@ void throw_error(const std::string& what) {
 
 namespace {
 
+/// A task's output event and its output-event successors (edt::done()). Made by the first
+/// done() while the task is unfinished, freed with the node. `ev` and `g` never change; the
+/// rest is under g->out_mutex.
+struct output_record {
+  /// Holds the event's producer reference until the task finished, and a plain reference
+  /// until the record is freed (a later done() returns it).
+  value_core<void>* ev = nullptr;
+  graph_state* g = nullptr;  ///< the task's graph (valid while the task is unfinished)
+  bool finished = false;
+  std::uint64_t mark = 0;  ///< the cycle search's visit mark (graph_state::out_epoch)
+  /// Tasks of g with a slot on `ev` (add_dependence(done(), t, ...)), each holding its node.
+  std::vector<edt_node*> succ;
+};
+
+/// The record of n, or null (none made, or the task finished without one).
+output_record* record_of(const edt_node& n) noexcept {
+  const std::uintptr_t o = n.out.load(std::memory_order_acquire);
+  return o > edt_node::k_out_failed ? reinterpret_cast<output_record*>(o) : nullptr;
+}
+
+/// The task finished (ok: its body completed; else it was cancelled, skipped or threw): fires
+/// or abandons its output event if done() made one. One CAS on the node's own word otherwise.
+void finish_output(edt_node* n, bool ok) noexcept {
+  std::uintptr_t o = 0;
+  if (n->out.compare_exchange_strong(o, ok ? edt_node::k_out_ok : edt_node::k_out_failed,
+                                     std::memory_order_acq_rel, std::memory_order_acquire))
+      [[likely]]
+    return;
+  auto* r = reinterpret_cast<output_record*>(o);
+  std::vector<edt_node*> succ;
+  {
+    // g is alive: the task has not left the graph yet (task_finished comes after).
+    std::lock_guard lk(r->g->out_mutex);
+    r->finished = true;  // no edge is added from it any more, the search stops here
+    succ.swap(r->succ);
+  }
+  // Its dependents are notified: they fire, or (abandoned) are cancelled, through the
+  // teardown queue of this thread (no recursion).
+  if (ok && r->ev->count_down(1, "locus::dataflow: a task's output event")) r->ev->fire();
+  r->ev->release_producer();  // not fired: the last producer abandons it
+  for (edt_node* t : succ)
+    node_release(t);
+}
+
 /// `a` a power of two.
 constexpr std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) & ~(a - 1);
@@ -38,6 +84,7 @@ constexpr std::size_t round_up(std::size_t n, std::size_t a) {
 struct teardown_item {
   edt_node* n;
   bool fired;
+  bool ok;              ///< the body ran and returned (the output event fires)
   std::uint64_t extra;  ///< see task_done
 };
 thread_local std::vector<teardown_item>* t_teardown = nullptr;
@@ -48,18 +95,19 @@ void teardown_one(teardown_item it) noexcept {
   // g outlives this unfinished task's task_done; after it, n->g may dangle (node_release
   // does not read it).
   n->ops->destroy(n->body());
+  finish_output(n, it.ok);
   task_finished(g, it.fired, it.extra);
   node_release(n);
 }
 
-void teardown(edt_node* n, bool fired, std::uint64_t extra = 0) noexcept {
+void teardown(edt_node* n, bool fired, bool ok, std::uint64_t extra = 0) noexcept {
   if (t_teardown != nullptr) {
-    t_teardown->push_back({n, fired, extra});  // bad_alloc here terminates (noexcept)
+    t_teardown->push_back({n, fired, ok, extra});  // bad_alloc here terminates (noexcept)
     return;
   }
   std::vector<teardown_item> queue;
   t_teardown = &queue;
-  teardown_one({n, fired, extra});
+  teardown_one({n, fired, ok, extra});
   while (!queue.empty()) {
     const teardown_item it = queue.back();
     queue.pop_back();
@@ -84,7 +132,7 @@ void cancel(edt_node* n, const char* why) noexcept {
       graph_fail(g, std::current_exception());
     }
   }
-  teardown(n, false, 0);
+  teardown(n, false, false, 0);
 }
 
 /// The place a ready task goes to: the enabling worker's, or that of the worker whose core
@@ -122,31 +170,36 @@ void run_plain(locus::detail::runnable* r) noexcept {
   edt_node* n = static_cast<edt_node*>(r);
   graph_state& g = *n->g;
   std::uint64_t extra = 0;
+  bool ran = false;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
     if (g.rt->acct != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
-    extra = call_with_credits(n, in);
+    bool threw = false;
+    extra = call_with_credits(n, in, threw);
+    ran = !threw;
   }
-  teardown(n, true, extra);
+  teardown(n, true, ran, extra);
 }
 
 /// A coroutine body's task runs in this runner, a detached frame: the body may spawn, sync and
 /// suspend, and move between workers meanwhile, so it reserves no credits.
 locus::task<void> run_edt(edt_node* n) {
   graph_state& g = *n->g;
+  bool ran = false;
   if (!g.failed.load(std::memory_order_relaxed)) {
     if (g.rt->acct != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
     try {
       co_await n->ops->start(n->body(), in);
+      ran = true;
     } catch (...) {
       graph_fail(g, std::current_exception());
     }
   }
-  teardown(n, true, 0);
+  teardown(n, true, ran, 0);
 }
 
 /// The item that runs task n in place `place`: the node itself for a plain body; a runner frame
@@ -243,6 +296,7 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   n->align = static_cast<std::uint32_t>(align);
   n->g = &g;
   n->ops = nullptr;
+  n->out.store(0, std::memory_order_relaxed);
   n->run = &run_plain;  // used only if the body is plain (ready_item)
   assert(n->slots() == reinterpret_cast<slot*>(mem + slots_at));
   for (std::uint32_t i = 0; i < nslots; ++i) {
@@ -259,6 +313,11 @@ void node_destroy(edt_node* n) noexcept {
   for (std::uint32_t i = 0; i < n->nslots; ++i) {
     if (n->slots()[i].ev != nullptr) n->slots()[i].ev->release();
     n->slots()[i].~slot();
+  }
+  // A finished task's record (its successors were released when it finished).
+  if (output_record* r = record_of(*n); r != nullptr) {
+    r->ev->release();
+    delete r;
   }
   n->~edt_node();
   if (align <= 16) {
@@ -314,6 +373,71 @@ void node_drop_handle(edt_node* n) noexcept {
     node_destroy(n);
 }
 
+namespace {
+/// The checks of add_dependence that come before the slot is claimed.
+void check_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode) {
+  if (n == nullptr || ev == nullptr)
+    throw_error("locus::dataflow::add_dependence: an empty task or event handle");
+  if (i >= n->nslots)
+    throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
+                " is out of range: the task has " + std::to_string(n->nslots) + " slots");
+  const std::uint32_t st = n->state.load(std::memory_order_acquire);
+  if ((st & edt_node::k_claimed) != 0)
+    throw_error("locus::dataflow::add_dependence: the task was cancelled");
+  if (st == 0)
+    throw_error(
+        "locus::dataflow::add_dependence: the task already fired (every slot's event "
+        "fired)");
+  if (locus::writes(mode) && ev->type() != &type_tag<datablock>)
+    throw_error("locus::dataflow::add_dependence: access::write on slot " + std::to_string(i) +
+                ", but the event does not carry a datablock");
+}
+
+/// Claims slot i of n, or throws if it already has a dependence.
+slot& claim_slot(edt_node* n, std::uint32_t i) {
+  slot& s = n->slots()[i];
+  if (s.assigned.exchange(true, std::memory_order_acq_rel))
+    throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
+                " already has a dependence");
+  return s;
+}
+
+/// The claimed slot s waits for ev.
+void attach(slot& s, event_core* ev, locus::access mode) {
+  ev->add_ref();
+  s.ev = ev;
+  s.mode = mode;
+  // Registered: the event notifies the slot when it fires. Already fired or abandoned: notify
+  // now, on this thread (so the task may fire onto this worker's deque).
+  if (!ev->add_waiter(&s)) slot_notify(&s, ev->fired());
+}
+
+/// How many output-event edges lead from `from` to `to` (0: none), a depth-first search over
+/// the records of unfinished tasks; each record is visited once. Under g.out_mutex.
+std::size_t path_length(graph_state& g, edt_node* from, edt_node* to) {
+  if (from == to) return 0;
+  output_record* r = record_of(*from);
+  if (r == nullptr || r->finished || r->succ.empty()) return SIZE_MAX;  // a new task: O(1)
+  const std::uint64_t mark = ++g.out_epoch;
+  std::vector<std::pair<output_record*, std::size_t>> stack{{r, 1}};
+  r->mark = mark;
+  while (!stack.empty()) {
+    const auto [x, depth] = stack.back();
+    stack.pop_back();
+    for (edt_node* t : x->succ) {
+      if (t == to) return depth;
+      output_record* y = record_of(*t);
+      if (y == nullptr || y->finished || y->mark == mark) continue;
+      y->mark = mark;
+      stack.emplace_back(y, depth + 1);
+    }
+  }
+  return SIZE_MAX;
+}
+}  // namespace
+
+// The checks and steps of check_dependence, claim_slot and attach in one body: the path of
+// every ordinary dependence, kept as it was (the helpers, not inlined, cost ~30 instructions).
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode) {
   if (n == nullptr || ev == nullptr)
     throw_error("locus::dataflow::add_dependence: an empty task or event handle");
@@ -340,6 +464,83 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
   // Registered: the event notifies the slot when it fires. Already fired or abandoned: notify
   // now, on this thread (so the task may fire onto this worker's deque).
   if (!ev->add_waiter(&s)) slot_notify(&s, ev->fired());
+}
+
+output_refs node_done(edt_node* n) {
+  if (n == nullptr) throw_error("locus::dataflow::edt::done: an empty task handle");
+  std::uintptr_t o = n->out.load(std::memory_order_acquire);
+  if (o == 0) {
+    // The first done(): a record, installed by a CAS (a finisher CASes 0 -> finished).
+    auto* ev = new value_core<void>();
+    output_record* r = nullptr;
+    try {
+      // n->g is valid: the task has not finished (its finisher would have set the word).
+      r = new output_record;
+      r->ev = ev;
+      r->g = n->g;
+    } catch (...) {
+      delete ev;
+      throw;
+    }
+    // The record's own reference (node_destroy), taken before the CAS publishes it: once it is
+    // published the task may finish at once and drop the producer's.
+    ev->add_ref();
+    if (n->out.compare_exchange_strong(o, reinterpret_cast<std::uintptr_t>(r),
+                                       std::memory_order_acq_rel, std::memory_order_acquire)) {
+      o = reinterpret_cast<std::uintptr_t>(r);
+    } else {
+      delete r;  // another done() or the finish came first: use theirs
+      delete ev;
+    }
+  }
+  n->refs.fetch_add(1, std::memory_order_relaxed);  // the output_event's hold on the node
+  if (o > edt_node::k_out_failed) {
+    event_core* ev = reinterpret_cast<output_record*>(o)->ev;
+    ev->add_ref();
+    return {n, ev};
+  }
+  // Finished without a record: an event already fired, or abandoned.
+  auto* ev = new value_core<void>();
+  ev->add_ref();
+  if (o == edt_node::k_out_ok && ev->count_down(1, "locus::dataflow::edt::done")) ev->fire();
+  ev->release_producer();
+  return {n, ev};
+}
+
+void node_add_output_dependence(edt_node* a, event_core* ev, edt_node* n, std::uint32_t i,
+                                locus::access mode) {
+  if (a == nullptr) throw_error("locus::dataflow::add_dependence: an empty output event handle");
+  check_dependence(n, ev, i, mode);
+  output_record* r = record_of(*a);
+  // n is unfinished (check_dependence), so n->g is alive while its graph object is. An edge is
+  // recorded only inside one graph; r->g == n->g means a is of n's graph (a record's g is
+  // not dereferenced otherwise).
+  if (r == nullptr || r->g != n->g) {
+    attach(claim_slot(n, i), ev, mode);  // a finished, or another graph's task: not recorded
+    return;
+  }
+  graph_state& g = *n->g;
+  slot* s = nullptr;
+  {
+    std::lock_guard lk(g.out_mutex);
+    if (!r->finished) {
+      if (a == n)
+        throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
+                    " on the task's own output event would make a cycle: a task cannot wait "
+                    "for its own completion");
+      if (const std::size_t d = path_length(g, n, a); d != SIZE_MAX)
+        throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
+                    " on that output event would make a cycle: the event's task already "
+                    "depends on this task (through " +
+                    std::to_string(d) + " output-event dependence" + (d == 1 ? "" : "s") + ")");
+      if (r->succ.size() == r->succ.capacity())  // may throw: before anything changes
+        r->succ.reserve(std::max<std::size_t>(4, 2 * r->succ.capacity()));
+      s = &claim_slot(n, i);
+      r->succ.push_back(n);
+      n->refs.fetch_add(1, std::memory_order_relaxed);  // the edge's hold on n (finish_output)
+    }
+  }
+  attach(s != nullptr ? *s : claim_slot(n, i), ev, mode);
 }
 
 graph_state* graph_create(locus::runtime& rt, graph_options o) {

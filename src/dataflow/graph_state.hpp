@@ -47,6 +47,11 @@ struct graph_state {
   std::mutex mutex;
   std::condition_variable cv;
   std::vector<locus::detail::frame*> frames;
+  /// Output-event edges (edt::done(), graph.cpp): the records of this graph's tasks, their
+  /// successor lists and marks are read and written under this mutex only. Ordinary events and
+  /// tasks whose done() is never called never take it.
+  std::mutex out_mutex;
+  std::uint64_t out_epoch = 0;  ///< the cycle search's visit mark, under out_mutex
 
   static constexpr std::uint64_t k_alive = std::uint64_t{1} << 63;
 };
@@ -73,7 +78,8 @@ void count_tasks(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept;
 /// `extra`: credits its body left over. May wake g's waiters or free g.
 void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept;
 /// Runs task n's plain body with this thread's credits for its graph; returns the units left
-/// over (task_finished's `extra`). A body's exception is caught and recorded (graph_fail).
-[[nodiscard]] std::uint64_t call_with_credits(edt_node* n, edt_args& in) noexcept;
+/// over (task_finished's `extra`). A body's exception is caught and recorded (graph_fail), and
+/// `threw` set.
+[[nodiscard]] std::uint64_t call_with_credits(edt_node* n, edt_args& in, bool& threw) noexcept;
 
 }  // namespace locus::dataflow::detail

@@ -31,8 +31,20 @@
 // not carry a datablock, reading a slot as the wrong type or after releasing it, releasing a
 // slot twice, wait() on a worker. A task whose last handle disappears while some slot has no
 // dependence can never run: it is cancelled and the graph reports it.
-// Not detected: cycles (a task that depends, directly or not, on an event only it satisfies
-// never fires; wait() then does not return).
+//
+// Output events: t.done() is task t's output event (OCR's), satisfied by the runtime when t's
+// body has finished (a coroutine body: when its coroutine completed), abandoned if t is
+// cancelled, skipped after a failure, or its body throws (so the tasks depending on it are
+// cancelled). add_dependence(a.done(), b, slot) is an edge a -> b the runtime knows, and a
+// cycle made of such edges (a == b, or a reachable from b through output-event edges among
+// unfinished tasks of the same graph) is caught when the edge is added: dataflow_error, and
+// nothing changes (the slot stays unassigned). The check is a depth-first search from b under
+// a per-graph mutex, over output-event edges only (O(1) when b has no output-event
+// dependents, as in a DAG built forward).
+// Not detected: cycles through ordinary events (event<T>, latch): their producers are not
+// declared, so a task that depends, directly or not, on an event only it (or a task after it)
+// satisfies never fires and wait() does not return. Nor a cycle that passes through an
+// output-event edge between tasks of two different graphs (such edges are not recorded).
 #pragma once
 
 #include <atomic>
@@ -120,6 +132,11 @@ struct edt_node : locus::detail::runnable {
   graph_state* g;
   task_hint hint;
   const body_ops* ops;
+  /// The output event's record (output_record in src/dataflow/graph.cpp, made by the first
+  /// done()), or 0 while there is none, or k_out_ok / k_out_failed once the task finished
+  /// without one. Set from 0 by one CAS; a record stays until the node is freed.
+  std::atomic<std::uintptr_t> out;
+  static constexpr std::uintptr_t k_out_ok = 1, k_out_failed = 2;
   /// The slots end the allocation (node_allocate), so they need no pointer of their own.
   [[nodiscard]] slot* slots() noexcept {
     return reinterpret_cast<slot*>(reinterpret_cast<char*>(this) + bytes) - nslots;
@@ -144,6 +161,15 @@ void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if 
 void node_release(edt_node* n) noexcept;
 void node_drop_handle(edt_node* n) noexcept;
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t slot, locus::access mode);
+/// The output event of task n: its event (a reference taken) and a hold on n.
+struct output_refs {
+  edt_node* n;
+  event_core* ev;
+};
+output_refs node_done(edt_node* n);
+/// add_dependence(a.done(), n, slot): the edge a -> n, checked for a cycle first.
+void node_add_output_dependence(edt_node* a, event_core* ev, edt_node* n, std::uint32_t slot,
+                                locus::access mode);
 
 graph_state* graph_create(locus::runtime& rt, graph_options o);
 void graph_release(graph_state* g) noexcept;
@@ -188,6 +214,49 @@ struct body_of {
 
 }  // namespace detail
 
+/// A task's output event (edt::done()): fires when the task's body has finished, is abandoned
+/// if the task is cancelled, skipped or its body throws. Only the runtime satisfies it; the
+/// handle can be waited on (add_dependence, co_await) and copied. It keeps its task's node
+/// (not the task's graph) alive.
+class output_event {
+ public:
+  output_event() noexcept = default;
+  explicit output_event(detail::output_refs r) noexcept : m_n(r.n), m_e(r.ev) {}
+  output_event(const output_event& o) noexcept : m_n(o.m_n), m_e(o.m_e) {
+    if (m_n != nullptr) {
+      m_n->refs.fetch_add(1, std::memory_order_relaxed);
+      m_e->add_ref();
+    }
+  }
+  output_event(output_event&& o) noexcept
+      : m_n(std::exchange(o.m_n, nullptr)), m_e(std::exchange(o.m_e, nullptr)) {}
+  output_event& operator=(output_event o) noexcept {
+    std::swap(m_n, o.m_n);
+    std::swap(m_e, o.m_e);
+    return *this;
+  }
+  ~output_event() {
+    if (m_n != nullptr) {
+      m_e->release();
+      detail::node_release(m_n);
+    }
+  }
+  /// The task's body finished.
+  [[nodiscard]] bool satisfied() const noexcept { return m_e->fired(); }
+  /// The task was cancelled or skipped, or its body threw: the event never fires.
+  [[nodiscard]] bool abandoned() const noexcept { return m_e->abandoned(); }
+  /// co_await t.done(): in a locus task, until the task finished (throws if abandoned).
+  detail::typed_awaiter<void> operator co_await() const noexcept {
+    return detail::typed_awaiter<void>(m_e);
+  }
+  [[nodiscard]] detail::event_core* core() const noexcept { return m_e; }
+  [[nodiscard]] detail::edt_node* node() const noexcept { return m_n; }
+
+ private:
+  detail::edt_node* m_n = nullptr;
+  detail::event_core* m_e = nullptr;
+};
+
 /// A handle to a data-driven task (copies share it).
 class edt {
  public:
@@ -206,6 +275,11 @@ class edt {
   }
   [[nodiscard]] std::uint32_t slots() const noexcept { return m_n->nslots; }
   [[nodiscard]] detail::edt_node* node() const noexcept { return m_n; }
+  /// The task's output event (OCR's): satisfied when its body has finished, abandoned if it is
+  /// cancelled, skipped after a failure, or its body throws. Made on the first call (later
+  /// calls share it); a task whose done() is never called pays nothing for it. Called after
+  /// the task finished, it returns an event already fired (or abandoned).
+  [[nodiscard]] output_event done() const { return output_event(detail::node_done(m_n)); }
 
  private:
   friend class graph;
@@ -272,6 +346,15 @@ template <class E>
 void add_dependence(const E& e, const edt& t, std::uint32_t slot,
                     locus::access mode = locus::access::read) {
   detail::node_add_dependence(t.node(), e.core(), slot, mode);
+}
+
+/// add_dependence on a task's output event (edt::done()): the same, and the runtime records
+/// the edge "t waits for e's task". Also throws dataflow_error if the edge would make a cycle
+/// of such edges (t is e's task, or e's task already depends on t through output events);
+/// then nothing changes. See the top of this file.
+inline void add_dependence(const output_event& e, const edt& t, std::uint32_t slot,
+                           locus::access mode = locus::access::read) {
+  detail::node_add_output_dependence(e.node(), e.core(), t.node(), slot, mode);
 }
 
 /// A set of data-driven tasks on one runtime, and a way to wait for them. The graph must stay
