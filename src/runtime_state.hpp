@@ -93,6 +93,17 @@ class idle_domain {
     } while (!m_state.compare_exchange_weak(s, s - k_thief + k_sleeper, std::memory_order_seq_cst));
     return true;
   }
+  /// A thread that registered as a sleeper and has not blocked yet takes the registration back
+  /// (one sleeper back to a thief, no permit). False if no sleeper is counted: a waker already
+  /// converted one and released a permit, which sleep() then takes without blocking. Either way
+  /// the threads about to block stay equal to the sleepers plus the permits.
+  bool sleeper_to_thief() noexcept {
+    std::uint64_t s = m_state.load(std::memory_order_seq_cst);
+    do {
+      if (sleepers(s) == 0) return false;
+    } while (!m_state.compare_exchange_weak(s, s - k_sleeper + k_thief, std::memory_order_seq_cst));
+    return true;
+  }
   /// Turn one sleeper into a thief and let it run.
   void wake_one() noexcept {
     std::uint64_t s = m_state.load(std::memory_order_seq_cst);

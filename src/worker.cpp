@@ -207,6 +207,14 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
         break;
       }
     }
+    // Ask the strategy again after that seq_cst update (Dekker's pattern): work it hands to
+    // this worker alone (a replay donation, after its seq_cst arm) comes with a wake-up of the
+    // sleepers counted then, which may have missed us; if the strategy now says stay awake,
+    // take the registration back instead of blocking (found as a hang of a 1-worker replay).
+    if (!rt.acquire->may_sleep(ext::worker_ref(w, rt)) && ps.idle->sleeper_to_thief()) {
+      fails = 0;
+      continue;
+    }
     counters::bump(w.stats().sleeps);
     ps.idle->sleep();  // the waker has already counted us as a thief again
     fails = 0;

@@ -191,8 +191,11 @@ bool replay_scheduler::look(ext::worker_ref& w, plan* p, ext::work_item& out) {
 }
 
 bool replay_scheduler::may_sleep(ext::worker_ref /*w*/) noexcept {
-  // While a plan is armed, work may be donated to any worker at any time: stay awake.
-  return m_state->armed.load(std::memory_order_acquire) == nullptr;
+  // While a plan is armed, work may be donated to any worker at any time: stay awake. seq_cst:
+  // asked again after the worker registered as a sleeper (find_work), this load and the arm's
+  // seq_cst store of the plan order against that registration and the arm's wake_sleepers():
+  // either the arm sees the sleeper and wakes it, or this load sees the plan.
+  return m_state->armed.load(std::memory_order_seq_cst) == nullptr;
 }
 
 bool replay_scheduler::work_first(ext::worker_ref /*w*/, std::uint32_t /*level*/,
