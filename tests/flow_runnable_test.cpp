@@ -208,11 +208,10 @@ TEST(FlowRunnable, ItemTagsTellRunnablesFromFrames) {
 
 class flow_runnable_sched : public ::testing::TestWithParam<param> {};
 
-TEST_P(flow_runnable_sched, PlainTasksRunOnceUnderEveryScheduler) {
-  const auto [k, w] = GetParam();
-  sched_setup s(k, w);
-  const mixed_dag d(3000, 7 + w, 0);
-  // A fresh graph per phase: replay_relws runs the phase twice (traced, then replayed).
+/// Runs DAG d in a phase of scheduler kind k and checks every run. A fresh graph per phase:
+/// replay_relws runs the phase twice (traced, then replayed).
+template <class Setup, class Kind>
+void run_and_check(Setup& s, Kind k, const mixed_dag& d) {
   std::vector<std::unique_ptr<mixed_run>> runs;
   std::vector<std::unique_ptr<df::graph>> graphs;
   run_phase(s, k, [&] {
@@ -222,6 +221,13 @@ TEST_P(flow_runnable_sched, PlainTasksRunOnceUnderEveryScheduler) {
   });
   for (const auto& r : runs)
     r->check();
+}
+
+TEST_P(flow_runnable_sched, PlainTasksRunOnceUnderEveryScheduler) {
+  const auto [k, w] = GetParam();
+  sched_setup s(k, w);
+  const mixed_dag d(3000, 7 + w, 0);
+  run_and_check(s, k, d);
   // Plain tasks built off the workers too (made ready through a mailbox).
   mixed_run off(d);
   df::graph g(*s.rt);
@@ -234,15 +240,7 @@ TEST_P(flow_runnable_sched, PlainAndCoroutineBodiesMix) {
   const auto [k, w] = GetParam();
   sched_setup s(k, w);
   const mixed_dag d(2000, 3 + w, 3);
-  std::vector<std::unique_ptr<mixed_run>> runs;
-  std::vector<std::unique_ptr<df::graph>> graphs;
-  run_phase(s, k, [&] {
-    runs.push_back(std::make_unique<mixed_run>(d));
-    graphs.push_back(std::make_unique<df::graph>(*s.rt));
-    return build_and_wait(*runs.back(), *graphs.back());
-  });
-  for (const auto& r : runs)
-    r->check();
+  run_and_check(s, k, d);
 }
 
 /// A wide fan of plain tasks behind one event, one of which throws: the rest either run or are
