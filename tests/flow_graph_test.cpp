@@ -454,7 +454,7 @@ TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
 TEST(FlowGraph, BytesPerWaitingTask) {
 #if defined(__x86_64__)
   EXPECT_EQ(sizeof(df::detail::edt_node), 64U);
-  EXPECT_EQ(sizeof(df::detail::slot), 40U);
+  EXPECT_EQ(sizeof(df::detail::slot), 48U);
   EXPECT_EQ(sizeof(df::detail::value_core<void>), 40U);
 #endif
 #if !LOCUS_ASAN && !defined(__SANITIZE_THREAD__) && defined(__GLIBC__)
@@ -480,8 +480,8 @@ TEST(FlowGraph, BytesPerWaitingTask) {
     }
     const double per_task = (static_cast<double>(heap()) - static_cast<double>(vec)) / n;
     if (round == 0) {
-      // What each waiting task holds: its node's pool block (64 header + 8 body + 2 x 40
-      // slots = 152 -> 160) and its output event's (40 -> 48). The heap may grow by less: the
+      // What each waiting task holds: its node's pool block (64 header + 8 body + 2 x 48
+      // slots = 168 -> 176) and its output event's (40 -> 48). The heap may grow by less: the
       // pools may hold free blocks from earlier tests.
       const std::size_t held =
           locus::detail::pool_block_bytes(t_bytes) +
@@ -491,7 +491,7 @@ TEST(FlowGraph, BytesPerWaitingTask) {
           "(the heap grew by %.1f per task)\n",
           held, per_task);
       RecordProperty("bytes_per_waiting_task", std::to_string(held));
-      EXPECT_EQ(held, 208U);
+      EXPECT_EQ(held, 224U);
       EXPECT_LT(per_task, static_cast<double>(held) + 2.0);  // + slab headers and the last slab
     } else {
       // The second graph of the same shape reuses the blocks the first one freed.

@@ -67,7 +67,10 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
 
 run_report run_plain(const bench_config& c, kernel_fn fn) {
   run_report r;
-  r.result = fn(args{c.size, c.workers, nullptr});
+  args a;
+  a.size = c.size;
+  a.workers = c.workers;
+  r.result = fn(a);
   return r;
 }
 

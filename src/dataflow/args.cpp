@@ -36,7 +36,7 @@ void edt_args::release(std::uint32_t i) {
 
 void edt_args::wrong_type(std::uint32_t i) const {
   detail::throw_error("locus::dataflow::edt_args: slot " + std::to_string(i) +
-                      " is read as a type its event does not carry");
+                      " is read as a type its event (or inlet) does not carry");
 }
 
 void edt_args::not_writable(std::uint32_t i) const {

@@ -10,7 +10,9 @@
 namespace locus::dataflow::detail {
 
 const datablock* block_of(const edt_node& n, std::uint32_t i) noexcept {
-  const event_core* e = n.slots()[i].ev;
+  const slot& s = n.slots()[i];
+  if (s.holds_value) return nullptr;  // an inlet's value, not a datablock
+  const event_core* e = s.ev;
   if (e->type() != &type_tag<datablock>) return nullptr;
   return &*static_cast<const value_core<datablock>*>(e)->value;
 }

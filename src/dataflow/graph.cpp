@@ -269,7 +269,7 @@ namespace {
 void node_destroy(edt_node* n) noexcept {
   const std::size_t align = n->align, bytes = n->bytes;
   for (std::uint32_t i = 0; i < n->nslots; ++i) {
-    if (n->slots()[i].ev != nullptr) n->slots()[i].ev->release();
+    if (!n->slots()[i].holds_value && n->slots()[i].ev != nullptr) n->slots()[i].ev->release();
     n->slots()[i].~slot();
   }
   free_output(*n);
@@ -325,6 +325,42 @@ void node_drop_handle(edt_node* n) noexcept {
   if (has_unassigned(*n)) cancel(n, "its last handle was destroyed while a slot had no dependence");
   if ((n->refs.fetch_sub(edt_node::k_handle + 1, std::memory_order_acq_rel) & 0xffffffffu) == 1)
     node_destroy(n);
+}
+
+void node_claim_inlet(edt_node* n, std::uint32_t i, const void* type) {
+  check_slot(n, i, "locus::dataflow::edt::inlet");
+  slot& s = claim_slot(n, i, "locus::dataflow::edt::inlet");
+  // Plain stores: the body reads them after the task fired, which comes after the inlet's
+  // satisfy (acq_rel on `state`), which comes after the inlet was handed over from here.
+  s.holds_value = true;
+  s.value_type = type;
+  s.mode = locus::access::read;
+  n->refs.fetch_add(1, std::memory_order_relaxed);  // the inlet's hold (a holder makes it)
+}
+
+void inlet_satisfied(edt_node* n) noexcept {
+  // The inlet's value was stored in its slot: acq_rel publishes it to the thread that fires,
+  // as slot_notify does for an event's value. The inlet's hold keeps n alive across the count:
+  // once it is not the last, another satisfier may fire n and n may finish on another worker.
+  if (n->state.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    try {
+      fire(n);
+    } catch (...) {
+      std::terminate();  // the frame or the mailbox could not be allocated
+    }
+  }
+  node_release(n);
+}
+
+void inlet_abandoned(edt_node* n) noexcept {
+  cancel(n, "an inlet was destroyed before it was satisfied");
+  node_release(n);
+}
+
+void inlet_empty() {
+  throw_error(
+      "locus::dataflow::inlet::satisfy: the inlet is empty (already satisfied, moved from, or "
+      "default-constructed); an inlet is satisfied once");
 }
 
 // The path of every ordinary dependence: the helpers are forced inline, so it costs what one

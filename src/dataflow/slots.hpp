@@ -21,32 +21,39 @@ void finish_output(edt_node* n, bool ok) noexcept;
 /// Frees a finished task's output record, if it has one (output.cpp; from node_destroy).
 void free_output(edt_node& n) noexcept;
 
-/// The checks of add_dependence that come before the slot is claimed.
-LOCUS_ALWAYS_INLINE inline void check_dependence(edt_node* n, event_core* ev, std::uint32_t i,
-                                                 locus::access mode) {
-  if (n == nullptr || ev == nullptr) [[unlikely]]
-    throw_error("locus::dataflow::add_dependence: an empty task or event handle");
+/// The checks of add_dependence and edt::inlet (`what` names the call) that come before the
+/// slot is claimed: n exists, i is in range, the task neither fired nor was cancelled.
+LOCUS_ALWAYS_INLINE inline void check_slot(edt_node* n, std::uint32_t i, const char* what) {
+  if (n == nullptr) [[unlikely]]
+    throw_error(std::string(what) + ": an empty task handle");
   if (i >= n->nslots) [[unlikely]]
-    throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
+    throw_error(std::string(what) + ": slot " + std::to_string(i) +
                 " is out of range: the task has " + std::to_string(n->nslots) + " slots");
   const std::uint32_t st = n->state.load(std::memory_order_acquire);
   if ((st & edt_node::k_claimed) != 0) [[unlikely]]
-    throw_error("locus::dataflow::add_dependence: the task was cancelled");
+    throw_error(std::string(what) + ": the task was cancelled");
   if (st == 0) [[unlikely]]
-    throw_error(
-        "locus::dataflow::add_dependence: the task already fired (every slot's event "
-        "fired)");
+    throw_error(std::string(what) + ": the task already fired (every slot was satisfied)");
+}
+
+/// The checks of add_dependence that come before the slot is claimed.
+LOCUS_ALWAYS_INLINE inline void check_dependence(edt_node* n, event_core* ev, std::uint32_t i,
+                                                 locus::access mode) {
+  if (ev == nullptr) [[unlikely]]
+    throw_error("locus::dataflow::add_dependence: an empty event handle");
+  check_slot(n, i, "locus::dataflow::add_dependence");
   if (locus::writes(mode) && ev->type() != &type_tag<datablock>) [[unlikely]]
     throw_error("locus::dataflow::add_dependence: access::write on slot " + std::to_string(i) +
                 ", but the event does not carry a datablock");
 }
 
-/// Claims slot i of n, or throws if it already has a dependence.
-LOCUS_ALWAYS_INLINE inline slot& claim_slot(edt_node* n, std::uint32_t i) {
+/// Claims slot i of n, or throws if it already has a dependence (`what` names the call).
+LOCUS_ALWAYS_INLINE inline slot& claim_slot(edt_node* n, std::uint32_t i,
+                                            const char* what = "locus::dataflow::add_dependence") {
   slot& s = n->slots()[i];
   if (s.assigned.exchange(true, std::memory_order_acq_rel)) [[unlikely]]
-    throw_error("locus::dataflow::add_dependence: slot " + std::to_string(i) +
-                " already has a dependence");
+    throw_error(std::string(what) + ": slot " + std::to_string(i) +
+                " already has a dependence (or an inlet)");
   return s;
 }
 

@@ -1,5 +1,10 @@
-// fib, locus: the canonical spawn / inline call / sync recursion, no cutoff. Size "N:edt":
-// the same computation as a graph of data-driven tasks (locus/dataflow), to compare the two.
+// fib, locus: the canonical spawn / inline call / sync recursion, no cutoff. Sizes "N:edt" and
+// "N:edt-events": the same computation as a graph of data-driven tasks (locus/dataflow), to
+// compare the two.
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 #include <locus/dataflow.hpp>
 #include <locus/locus.hpp>
 
@@ -18,44 +23,66 @@ locus::task<std::int64_t> fib(int n) {
 
 namespace df = locus::dataflow;
 
-/// fib(n) as data-driven tasks: for each n >= 2 an adder task with two slots waits for the
-/// events of fib(n-1) and fib(n-2); fib(n-2) becomes a task of its own (the stealable half),
-/// fib(n-1) is unfolded by the same task, down its left spine (a loop, like a work-first
-/// spawn: the enabling task keeps the deeper work).
+/// fib(n) as data-driven tasks: for each n >= 2 an adder task with two slots waits for
+/// fib(n-1) and fib(n-2); fib(n-2) becomes a task of its own (the stealable half), fib(n-1) is
+/// unfolded by the same task, down its left spine (a loop, like a work-first spawn: the
+/// enabling task keeps the deeper work). `Out` is what a result is delivered through: an inlet
+/// into the adder's slot (size N:edt), or an event the slot depends on (N:edt-events).
+template <class Out>
 struct fib_graph {
   df::graph& g;
-  void make(int n, df::event<std::int64_t> out) {
+  void make(int n, Out out) {
     while (n >= 2) {
-      df::event<std::int64_t> x, y;
       // Handles move into the bodies: a copy would count a producer up and down.
       df::edt add = g.task(2, [out = std::move(out)](df::edt_args& in) mutable {
         out.satisfy(in.get<std::int64_t>(0) + in.get<std::int64_t>(1));
       });
-      df::add_dependence(x, add, 0);
-      df::add_dependence(y, add, 1);
+      auto [x, y] = inputs(add);
       g.task(0, [this, n, y = std::move(y)]() mutable { make(n - 2, std::move(y)); });
       out = std::move(x);
       --n;
     }
     out.satisfy(n);
   }
+  /// What feeds slot i of task t.
+  static Out input(const df::edt& t, std::uint32_t i) {
+    if constexpr (std::is_same_v<Out, df::inlet<std::int64_t>>) {
+      return t.inlet<std::int64_t>(i);
+    } else {
+      Out e;
+      df::add_dependence(e, t, i);
+      return e;
+    }
+  }
+  static std::pair<Out, Out> inputs(const df::edt& add) { return {input(add, 0), input(add, 1)}; }
 };
 
+template <class Out>
 std::int64_t fib_edt(locus::runtime& rt, int n) {
   df::graph g(rt);
-  fib_graph fg{g};
-  df::event<std::int64_t> result;
-  df::edt root = g.task(0, [&fg, n, result] { fg.make(n, result); });
+  fib_graph<Out> fg{g};
+  std::int64_t result = -1;
+  // The answer's own one-slot task: fib(n) goes into it like any adder's input.
+  df::edt last = g.task(1, [&result](df::edt_args& in) { result = in.get<std::int64_t>(0); });
+  g.task(0, [&fg, n, r = fib_graph<Out>::input(last, 0)]() mutable { fg.make(n, std::move(r)); });
   g.wait();
-  return result.get();
+  return result;
 }
 
 }  // namespace
 
 bench::outcome fib_locus(const bench::args& a) {
-  if (fib_kernel::wants_edt(a.size)) {
-    return bench::measure(
-        a.size, fib_kernel::parse_n, [&a](int n) { return fib_edt(*a.rt, n); }, fib_kernel::check);
+  switch (fib_kernel::variant_of(a.size)) {
+    case fib_kernel::variant::edt:
+      return bench::measure(
+          a.size, fib_kernel::parse_n,
+          [&a](int n) { return fib_edt<df::inlet<std::int64_t>>(*a.rt, n); }, fib_kernel::check);
+    case fib_kernel::variant::edt_events:
+      return bench::measure(
+          a.size, fib_kernel::parse_n,
+          [&a](int n) { return fib_edt<df::event<std::int64_t>>(*a.rt, n); }, fib_kernel::check);
+    case fib_kernel::variant::spawn:
+      break;
   }
   return bench::measure(
       a.size, fib_kernel::parse_n, [&a](int n) { return a.rt->run(fib(n)); }, fib_kernel::check);

@@ -93,13 +93,25 @@ namespace detail {
 struct edt_node;
 struct graph_state;
 
-/// One dependence slot of a task: waits on one event (a waiter of that event).
+/// What an inlet (edt::inlet<T>) can carry in the slot itself: OCR's slot payload is one
+/// 8-byte GUID; larger values go through an event<T> or a datablock.
+template <class T>
+inline constexpr bool fits_inlet = std::is_trivially_copyable_v<T> && sizeof(T) <= 8 &&
+                                   alignof(T) <= 8 && !std::is_const_v<T>;
+
+/// One dependence slot of a task: waits on one event (a waiter of that event), or is fed by an
+/// inlet, whose value it then holds itself (`holds_value`).
 struct slot : waiter {
   edt_node* owner = nullptr;
-  event_core* ev = nullptr;           ///< holds a reference once the dependence is added
-  std::atomic<bool> assigned{false};  ///< a dependence was added (exactly one is allowed)
+  union {
+    event_core* ev = nullptr;           ///< holds a reference once the dependence is added
+    alignas(8) unsigned char value[8];  ///< holds_value: the inlet's value, a fits_inlet type
+  };
+  const void* value_type = nullptr;   ///< holds_value: type_tag of the value's type
+  std::atomic<bool> assigned{false};  ///< a dependence or an inlet was added (exactly one)
   locus::access mode = locus::access::read;
-  bool released = false;  ///< edt_args::release: only the running body touches it
+  bool released = false;     ///< edt_args::release: only the running body touches it
+  bool holds_value = false;  ///< an inlet feeds it (set before the inlet exists)
 };
 
 struct body_ops {
@@ -161,6 +173,14 @@ void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if 
 void node_release(edt_node* n) noexcept;
 void node_drop_handle(edt_node* n) noexcept;
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t slot, locus::access mode);
+/// edt::inlet: claims slot `slot` of n for an inlet carrying `type`; takes the inlet's hold.
+void node_claim_inlet(edt_node* n, std::uint32_t slot, const void* type);
+/// The inlet of a slot of n stored its value: counts the slot satisfied (n may fire), drops
+/// the inlet's hold.
+void inlet_satisfied(edt_node* n) noexcept;
+/// An inlet of n went away unsatisfied: n can never fire (cancelled); drops the hold.
+void inlet_abandoned(edt_node* n) noexcept;
+[[noreturn]] void inlet_empty();
 /// The output event of task n: its event (a reference taken) and a hold on n.
 struct output_refs {
   edt_node* n;
@@ -257,6 +277,47 @@ class output_event {
   detail::event_core* m_e = nullptr;
 };
 
+/// A direct input of one slot of a task, made by edt::inlet<T>(slot): satisfy(v) stores v in
+/// the slot itself and counts it satisfied, with no event object (OCR satisfies a task's slot
+/// the same way). T is a fits_inlet type (trivially copyable, at most 8 bytes: a number, an
+/// index, a pointer); the body reads it with edt_args::get<T>(slot). Single-assignment by
+/// construction: the handle is move-only and satisfy() empties it (a second satisfy on it
+/// throws dataflow_error). An inlet destroyed before it was satisfied can never satisfy its
+/// slot: the task is cancelled and the graph reports it, as for an abandoned event. The inlet
+/// keeps its task's node alive, not the graph: satisfy while the task's graph object exists.
+template <class T>
+class inlet {
+ public:
+  inlet() noexcept = default;
+  inlet(inlet&& o) noexcept : m_n(std::exchange(o.m_n, nullptr)), m_slot(o.m_slot) {}
+  inlet& operator=(inlet&& o) noexcept {
+    inlet old(std::move(*this));
+    m_n = std::exchange(o.m_n, nullptr);
+    m_slot = o.m_slot;
+    return *this;
+  }
+  inlet(const inlet&) = delete;
+  inlet& operator=(const inlet&) = delete;
+  ~inlet() {
+    if (m_n != nullptr) detail::inlet_abandoned(m_n);
+  }
+  /// Stores v in the slot; the slot counts as satisfied (the task fires if it was the last).
+  void satisfy(const T& v) {
+    if (m_n == nullptr) [[unlikely]]
+      detail::inlet_empty();
+    ::new (static_cast<void*>(m_n->slots()[m_slot].value)) T(v);
+    detail::inlet_satisfied(std::exchange(m_n, nullptr));
+  }
+  /// Not yet satisfied (and not moved from).
+  [[nodiscard]] bool valid() const noexcept { return m_n != nullptr; }
+
+ private:
+  friend class edt;
+  inlet(detail::edt_node* n, std::uint32_t slot) noexcept : m_n(n), m_slot(slot) {}
+  detail::edt_node* m_n = nullptr;
+  std::uint32_t m_slot = 0;
+};
+
 /// A handle to a data-driven task (copies share it).
 class edt {
  public:
@@ -280,6 +341,17 @@ class edt {
   /// calls share it); a task whose done() is never called pays nothing for it. Called after
   /// the task finished, it returns an event already fired (or abandoned).
   [[nodiscard]] output_event done() const { return output_event(detail::node_done(m_n)); }
+  /// Slot `slot` is fed directly by the inlet returned (see inlet above) instead of an event:
+  /// the slot gets its dependence now. Throws dataflow_error as add_dependence does (a slot
+  /// out of range or already assigned, a task that fired or was cancelled).
+  template <class T>
+  [[nodiscard]] dataflow::inlet<T> inlet(std::uint32_t slot) const {
+    static_assert(detail::fits_inlet<T>,
+                  "an inlet carries a trivially copyable value of at most 8 bytes; use an "
+                  "event<T> or a datablock for larger values");
+    detail::node_claim_inlet(m_n, slot, &detail::type_tag<T>);
+    return dataflow::inlet<T>(m_n, slot);
+  }
 
  private:
   friend class graph;
@@ -292,10 +364,18 @@ class edt_args {
  public:
   explicit edt_args(detail::edt_node* n) noexcept : m_n(n) {}
   [[nodiscard]] std::uint32_t size() const noexcept { return m_n->nslots; }
-  /// The value carried by slot `i`'s event, which must be an event<T>.
+  /// The value carried by slot `i`'s event, which must be an event<T>, or by its inlet<T>.
   template <class T>
   [[nodiscard]] const T& get(std::uint32_t i) const {
-    const detail::event_core* e = checked(i, "get");
+    const detail::slot& s = checked(i, "get");
+    if (s.holds_value) {
+      if constexpr (detail::fits_inlet<T>) {
+        if (s.value_type == &detail::type_tag<T>) [[likely]]
+          return *std::launder(reinterpret_cast<const T*>(s.value));
+      }
+      wrong_type(i);
+    }
+    const detail::event_core* e = s.ev;
     if (e->type() != &detail::type_tag<T>) wrong_type(i);
     return *static_cast<const detail::value_core<T>*>(e)->value;
   }
@@ -317,19 +397,21 @@ class edt_args {
   void release(std::uint32_t i);
 
  private:
-  /// Slot i's event, after the checks every access makes (inline: two tests per get; the
-  /// messages are built out of line, in bad_slot).
-  const detail::event_core* checked(std::uint32_t i, const char* what) const {
+  /// Slot i, after the checks every access makes (inline: two tests per get; the messages are
+  /// built out of line, in bad_slot).
+  const detail::slot& checked(std::uint32_t i, const char* what) const {
     if (i >= m_n->nslots) [[unlikely]]
       bad_slot(i, what);
     const detail::slot& s = m_n->slots()[i];
     if (s.released) [[unlikely]]
       bad_slot(i, what);
-    return s.ev;
+    return s;
   }
   [[noreturn]] void bad_slot(std::uint32_t i, const char* what) const;
   const datablock& block(std::uint32_t i, const char* what) const {
-    const detail::event_core* e = checked(i, what);
+    const detail::slot& s = checked(i, what);
+    if (s.holds_value) wrong_type(i);
+    const detail::event_core* e = s.ev;
     if (e->type() != &detail::type_tag<datablock>) wrong_type(i);
     return *static_cast<const detail::value_core<datablock>*>(e)->value;
   }
