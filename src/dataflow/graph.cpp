@@ -327,6 +327,24 @@ void node_drop_handle(edt_node* n) noexcept {
     node_destroy(n);
 }
 
+void throw_slot_misuse(slot_misuse m, const char* what, std::uint32_t i, std::uint32_t nslots) {
+  const std::string at = std::string(what) + ": ";
+  switch (m) {
+    case slot_misuse::empty:
+      throw_error(at + "an empty task handle");
+    case slot_misuse::range:
+      throw_error(at + "slot " + std::to_string(i) + " is out of range: the task has " +
+                  std::to_string(nslots) + " slots");
+    case slot_misuse::cancelled:
+      throw_error(at + "the task was cancelled");
+    case slot_misuse::fired:
+      throw_error(at + "the task already fired (every slot was satisfied)");
+    case slot_misuse::assigned:
+      break;
+  }
+  throw_error(at + "slot " + std::to_string(i) + " already has a dependence (or an inlet)");
+}
+
 void node_claim_inlet(edt_node* n, std::uint32_t i, const void* type) {
   check_slot(n, i, "locus::dataflow::edt::inlet");
   slot& s = claim_slot(n, i, "locus::dataflow::edt::inlet");

@@ -21,19 +21,26 @@ void finish_output(edt_node* n, bool ok) noexcept;
 /// Frees a finished task's output record, if it has one (output.cpp; from node_destroy).
 void free_output(edt_node& n) noexcept;
 
+/// What check_slot and claim_slot found wrong.
+enum class slot_misuse : std::uint8_t { empty, range, cancelled, fired, assigned };
+/// Throws the dataflow_error for `m` (`what` names the call). Out of line and cold, so the
+/// inline checks stay a few instructions on the path of every dependence.
+[[noreturn, gnu::cold, gnu::noinline]] void throw_slot_misuse(slot_misuse m, const char* what,
+                                                              std::uint32_t i,
+                                                              std::uint32_t nslots);
+
 /// The checks of add_dependence and edt::inlet (`what` names the call) that come before the
 /// slot is claimed: n exists, i is in range, the task neither fired nor was cancelled.
 LOCUS_ALWAYS_INLINE inline void check_slot(edt_node* n, std::uint32_t i, const char* what) {
   if (n == nullptr) [[unlikely]]
-    throw_error(std::string(what) + ": an empty task handle");
+    throw_slot_misuse(slot_misuse::empty, what, i, 0);
   if (i >= n->nslots) [[unlikely]]
-    throw_error(std::string(what) + ": slot " + std::to_string(i) +
-                " is out of range: the task has " + std::to_string(n->nslots) + " slots");
+    throw_slot_misuse(slot_misuse::range, what, i, n->nslots);
   const std::uint32_t st = n->state.load(std::memory_order_acquire);
   if ((st & edt_node::k_claimed) != 0) [[unlikely]]
-    throw_error(std::string(what) + ": the task was cancelled");
+    throw_slot_misuse(slot_misuse::cancelled, what, i, n->nslots);
   if (st == 0) [[unlikely]]
-    throw_error(std::string(what) + ": the task already fired (every slot was satisfied)");
+    throw_slot_misuse(slot_misuse::fired, what, i, n->nslots);
 }
 
 /// The checks of add_dependence that come before the slot is claimed.
@@ -52,8 +59,7 @@ LOCUS_ALWAYS_INLINE inline slot& claim_slot(edt_node* n, std::uint32_t i,
                                             const char* what = "locus::dataflow::add_dependence") {
   slot& s = n->slots()[i];
   if (s.assigned.exchange(true, std::memory_order_acq_rel)) [[unlikely]]
-    throw_error(std::string(what) + ": slot " + std::to_string(i) +
-                " already has a dependence (or an inlet)");
+    throw_slot_misuse(slot_misuse::assigned, what, i, n->nslots);
   return s;
 }
 
