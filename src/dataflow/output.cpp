@@ -64,12 +64,7 @@ std::size_t path_length(graph_state& g, edt_node* from, edt_node* to) {
 
 /// The task finished (ok: its body completed; else it was cancelled, skipped or threw): fires
 /// or abandons its output event if done() made one. One CAS on the node's own word otherwise.
-void finish_output(edt_node* n, bool ok) noexcept {
-  std::uintptr_t o = 0;
-  if (n->out.compare_exchange_strong(o, ok ? edt_node::k_out_ok : edt_node::k_out_failed,
-                                     std::memory_order_acq_rel, std::memory_order_acquire))
-      [[likely]]
-    return;
+void finish_recorded_output(std::uintptr_t o, bool ok) noexcept {
   auto* r = reinterpret_cast<output_record*>(o);
   std::vector<edt_node*> succ;
   {
@@ -86,12 +81,11 @@ void finish_output(edt_node* n, bool ok) noexcept {
     node_release(t);
 }
 
-void free_output(edt_node& n) noexcept {
+void free_output_record(std::uintptr_t o) noexcept {
   // A finished task's record (its successors were released when it finished).
-  if (output_record* r = record_of(n); r != nullptr) {
-    r->ev->release();
-    delete r;
-  }
+  auto* r = reinterpret_cast<output_record*>(o);
+  r->ev->release();
+  delete r;
 }
 
 output_refs node_done(edt_node* n) {

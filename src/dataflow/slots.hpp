@@ -15,11 +15,27 @@ namespace locus::dataflow::detail {
 /// the task (graph.cpp).
 void slot_notify(waiter* w, bool fired) noexcept;
 
+/// finish_output's and free_output's work when done() made a record `o` (output.cpp).
+void finish_recorded_output(std::uintptr_t o, bool ok) noexcept;
+void free_output_record(std::uintptr_t o) noexcept;
+
 /// Task n finished (ok: its body completed; else it was cancelled, skipped or threw): fires or
-/// abandons its output event if done() made one (output.cpp).
-void finish_output(edt_node* n, bool ok) noexcept;
-/// Frees a finished task's output record, if it has one (output.cpp; from node_destroy).
-void free_output(edt_node& n) noexcept;
+/// abandons its output event if done() made one. Inline: a task whose done() was never called
+/// pays one CAS on its own word.
+inline void finish_output(edt_node* n, bool ok) noexcept {
+  std::uintptr_t o = 0;
+  if (n->out.compare_exchange_strong(o, ok ? edt_node::k_out_ok : edt_node::k_out_failed,
+                                     std::memory_order_acq_rel, std::memory_order_acquire))
+      [[likely]]
+    return;
+  finish_recorded_output(o, ok);
+}
+/// Frees a finished task's output record, if it has one (from node_destroy).
+inline void free_output(edt_node& n) noexcept {
+  const std::uintptr_t o = n.out.load(std::memory_order_acquire);
+  if (o > edt_node::k_out_failed) [[unlikely]]
+    free_output_record(o);
+}
 
 /// What check_slot and claim_slot found wrong.
 enum class slot_misuse : std::uint8_t { empty, range, cancelled, fired, assigned };

@@ -11,6 +11,10 @@
 //   a.satisfy(1); b.satisfy(2);          // t becomes ready when its last slot is satisfied
 //   g.wait();                            // off the workers; in a task: co_await g
 //
+//   auto u = g.task(1, [](locus::dataflow::edt_args& in) { use(in.get<long>(0)); });
+//   auto in0 = u.inlet<long>(0);         // slot 0 is fed directly: no event object
+//   in0.satisfy(7);                      // once; u fires
+//
 // A task is created with N slots and fires when each slot has a dependence and every one of
 // those events has fired. The thread that satisfies the last slot makes the task runnable: on
 // its own deque if it is a worker (the paper's "most recently satisfied first": it is the next
@@ -31,6 +35,11 @@
 // not carry a datablock, reading a slot as the wrong type or after releasing it, releasing a
 // slot twice, wait() on a worker. A task whose last handle disappears while some slot has no
 // dependence can never run: it is cancelled and the graph reports it.
+//
+// Inlets: t.inlet<T>(slot) feeds a slot directly with a small value (trivially copyable, at most
+// 8 bytes), stored in the slot itself: no event object, no waiter list. The inlet is move-only
+// and satisfied once; one destroyed unsatisfied cancels its task. For fine-grained graphs
+// (one producer, one consumer, a number) it is the cheap edge; events stay the general one.
 //
 // Output events: t.done() is task t's output event (OCR's), satisfied by the runtime when t's
 // body has finished (a coroutine body: when its coroutine completed), abandoned if t is
