@@ -48,7 +48,8 @@ namespace {
 
 std::vector<kernel_info> make_registry() {
   std::vector<kernel_info> out{
-      LOCUS_BENCH_KERNEL("fib", fib, "25", "35", "naive recursive Fibonacci, no cutoff"),
+      LOCUS_BENCH_KERNEL("fib", fib, "25", "35",
+                         "naive recursive Fibonacci, no cutoff (n/c: calls below c serial)"),
       LOCUS_BENCH_KERNEL("fj", fj, "1024", "1024",
                          "flat fork-join: spawn N empty tasks then sync, repeated"),
       LOCUS_BENCH_KERNEL("fj-rec", fj_rec, "1024", "1024",

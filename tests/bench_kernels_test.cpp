@@ -284,6 +284,50 @@ TEST(bench_nqueens, rejects_malformed_sizes_naming_both_forms) {
   }
 }
 
+// ---------------------------------------------------------------------------------- fib
+
+namespace {
+bench::run_report run_fib(const std::string& size, runtime_kind rt) {
+  bench::bench_config c;
+  c.kernel = bench::find_kernel("fib");
+  c.size = size;
+  c.runtime = rt;
+  c.workers = rt == runtime_kind::serial ? 1 : 2;
+  return bench::execute(c);
+}
+}  // namespace
+
+class bench_fib_variants : public testing::TestWithParam<runtime_kind> {};
+
+// Every runtime runs every fib size form (the peers run their ordinary fib for :edt sizes);
+// locus's are its data-driven versions (inlets, events) with and without a cutoff.
+TEST_P(bench_fib_variants, every_size_form_verifies) {
+  for (const char* size : {"15", "15:edt", "15:edt-events", "18/8", "18/8:edt", "18/8:edt-events",
+                           "18/18:edt", "1:edt", "0/2"}) {
+    const bench::run_report r = run_fib(size, GetParam());
+    EXPECT_TRUE(r.result.verified) << size << ": " << r.result.detail;
+  }
+  const bench::run_report cut = run_fib("18/8", GetParam());
+  EXPECT_NE(cut.result.detail.find("fib(18)=2584, calls below 8 serial"), std::string::npos)
+      << cut.result.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(all, bench_fib_variants, testing::ValuesIn(runtimes_built()),
+                         [](const testing::TestParamInfo<runtime_kind>& info) {
+                           return std::string(bench::to_string(info.param));
+                         });
+
+TEST(bench_fib, rejects_malformed_sizes_naming_every_form) {
+  for (const char* bad : {"51", "18/1", "18/51", "18/", "/8", "18/8:edt:edt", "18:edts", "18:"}) {
+    try {
+      (void)run_fib(bad, runtime_kind::serial);
+      ADD_FAILURE() << "accepted fib size '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("n/cutoff"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // ------------------------------------------------------------------------------- memcpy
 
 TEST(bench_memcpy, sizes_are_bytes_with_a_unit_and_optional_repetitions) {

@@ -21,6 +21,15 @@ locus::task<std::int64_t> fib(int n) {
   co_return a.get() + b;
 }
 
+/// The same with calls below `cutoff` plain serial calls.
+locus::task<std::int64_t> fib_cut(int n, int cutoff) {
+  if (n < cutoff) co_return fib_kernel::serial(n);
+  auto a = co_await locus::spawn(fib_cut(n - 1, cutoff));
+  const std::int64_t b = co_await fib_cut(n - 2, cutoff);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+
 namespace df = locus::dataflow;
 
 /// fib(n) as data-driven tasks: for each n >= 2 an adder task with two slots waits for
@@ -31,8 +40,9 @@ namespace df = locus::dataflow;
 template <class Out>
 struct fib_graph {
   df::graph& g;
+  int cutoff;  ///< n < cutoff: a plain serial call (2: none)
   void make(int n, Out out) {
-    while (n >= 2) {
+    while (n >= cutoff) {
       // Handles move into the bodies: a copy would count a producer up and down.
       df::edt add = g.task(2, [out = std::move(out)](df::edt_args& in) mutable {
         out.satisfy(in.get<std::int64_t>(0) + in.get<std::int64_t>(1));
@@ -42,7 +52,7 @@ struct fib_graph {
       out = std::move(x);
       --n;
     }
-    out.satisfy(n);
+    out.satisfy(n < 2 ? n : fib_kernel::serial(n));
   }
   /// What feeds slot i of task t.
   static Out input(const df::edt& t, std::uint32_t i) {
@@ -58,9 +68,9 @@ struct fib_graph {
 };
 
 template <class Out>
-std::int64_t fib_edt(locus::runtime& rt, int n) {
+std::int64_t fib_edt(locus::runtime& rt, int n, int cutoff) {
   df::graph g(rt);
-  fib_graph<Out> fg{g};
+  fib_graph<Out> fg{g, cutoff};
   std::int64_t result = -1;
   // The answer's own one-slot task: fib(n) goes into it like any adder's input.
   df::edt last = g.task(1, [&result](df::edt_args& in) { result = in.get<std::int64_t>(0); });
@@ -72,18 +82,16 @@ std::int64_t fib_edt(locus::runtime& rt, int n) {
 }  // namespace
 
 bench::outcome fib_locus(const bench::args& a) {
-  switch (fib_kernel::variant_of(a.size)) {
-    case fib_kernel::variant::edt:
-      return bench::measure(
-          a.size, fib_kernel::parse_n,
-          [&a](int n) { return fib_edt<df::inlet<std::int64_t>>(*a.rt, n); }, fib_kernel::check);
-    case fib_kernel::variant::edt_events:
-      return bench::measure(
-          a.size, fib_kernel::parse_n,
-          [&a](int n) { return fib_edt<df::event<std::int64_t>>(*a.rt, n); }, fib_kernel::check);
-    case fib_kernel::variant::spawn:
-      break;
-  }
-  return bench::measure(
-      a.size, fib_kernel::parse_n, [&a](int n) { return a.rt->run(fib(n)); }, fib_kernel::check);
+  const auto run = [&a](const fib_kernel::input& in) -> std::int64_t {
+    switch (fib_kernel::variant_of(a.size)) {
+      case fib_kernel::variant::edt:
+        return fib_edt<df::inlet<std::int64_t>>(*a.rt, in.n, in.cutoff);
+      case fib_kernel::variant::edt_events:
+        return fib_edt<df::event<std::int64_t>>(*a.rt, in.n, in.cutoff);
+      case fib_kernel::variant::spawn:
+        break;
+    }
+    return a.rt->run(in.cutoff > 2 ? fib_cut(in.n, in.cutoff) : fib(in.n));
+  };
+  return bench::measure(a.size, fib_kernel::parse, run, fib_kernel::check);
 }

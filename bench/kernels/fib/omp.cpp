@@ -17,9 +17,22 @@ std::int64_t fib(int n) {
   return a + b;
 }
 
+/// The same with calls below `cutoff` serial.
+std::int64_t fib_cut(int n, int cutoff) {
+  if (n < cutoff) return fib_kernel::serial(n);
+  std::int64_t a = 0;
+#pragma omp task shared(a) firstprivate(n, cutoff)
+  a = fib_cut(n - 1, cutoff);
+  const std::int64_t b = fib_cut(n - 2, cutoff);
+#pragma omp taskwait
+  return a + b;
+}
+
 }  // namespace
 
 bench::outcome fib_omp(const bench::args& a) {
-  const auto body = [](int n) { return bench::omp_single([n] { return fib(n); }); };
-  return bench::measure(a.size, fib_kernel::parse_n, body, fib_kernel::check);
+  const auto body = [](const fib_kernel::input& in) {
+    return bench::omp_single([in] { return in.cutoff > 2 ? fib_cut(in.n, in.cutoff) : fib(in.n); });
+  };
+  return bench::measure(a.size, fib_kernel::parse, body, fib_kernel::check);
 }
