@@ -293,7 +293,8 @@ class output_event {
 /// construction: the handle is move-only and satisfy() empties it (a second satisfy on it
 /// throws dataflow_error). An inlet destroyed before it was satisfied can never satisfy its
 /// slot: the task is cancelled and the graph reports it, as for an abandoned event. The inlet
-/// keeps its task's node alive, not the graph: satisfy while the task's graph object exists.
+/// keeps its task's node alive (and the task, unfinished, keeps its graph's state), so it may
+/// outlive the graph object; not the runtime, whose workers the task would run on.
 template <class T>
 class inlet {
  public:
