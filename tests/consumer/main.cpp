@@ -41,8 +41,12 @@ int main() {
   });
   locus::dataflow::add_dependence(a, t, 0);
   a.satisfy(got);
+  // An inlet: a slot fed directly with a value, no event object.
+  long tripled = 0;
+  auto u = g.task(1, [&tripled](locus::dataflow::edt_args& in) { tripled = 3 * in.get<long>(0); });
+  u.inlet<long>(0).satisfy(got);
   g.wait();
-  std::printf("consumer: traced run = %ld; a task graph doubled it to %ld\n", traced,
-              doubled.get());
-  return got == want && traced == want && doubled.get() == 2 * want ? 0 : 1;
+  std::printf("consumer: traced run = %ld; a task graph doubled it to %ld, an inlet fed %ld\n",
+              traced, doubled.get(), tripled);
+  return got == want && traced == want && doubled.get() == 2 * want && tripled == 3 * want ? 0 : 1;
 }
