@@ -299,6 +299,9 @@ TEST(FlowInlet, MoveAssigningOverALiveInletAbandonsIt) {
   auto t2 = g.task(1, [&ran] { ran += 10; });
   df::inlet<int> x = t1.inlet<int>(0);
   x = t2.inlet<int>(0);  // t1's inlet is gone: t1 can never run
+  df::inlet<int>& same = x;
+  x = std::move(same);  // self-move keeps the inlet
+  EXPECT_TRUE(x.valid());
   x.satisfy(5);
   const std::string msg = error_of([&] { g.wait(); });
   EXPECT_NE(msg.find("cancelled"), std::string::npos) << msg;

@@ -300,10 +300,13 @@ class inlet {
  public:
   inlet() noexcept = default;
   inlet(inlet&& o) noexcept : m_n(std::exchange(o.m_n, nullptr)), m_slot(o.m_slot) {}
+  /// Abandons the inlet this one held, if any (its task is cancelled), and takes o's.
   inlet& operator=(inlet&& o) noexcept {
-    inlet old(std::move(*this));
-    m_n = std::exchange(o.m_n, nullptr);
-    m_slot = o.m_slot;
+    if (this != &o) {
+      inlet old(std::move(*this));
+      m_n = std::exchange(o.m_n, nullptr);
+      m_slot = o.m_slot;
+    }
     return *this;
   }
   inlet(const inlet&) = delete;
