@@ -25,38 +25,17 @@ namespace {
 
 using flow_test::cfg;
 using flow_test::error_of;
-using flow_test::mix;
 
 /// A random DAG over n tasks: task i depends on up to `fan` distinct earlier tasks.
 struct dag {
   std::vector<std::vector<std::uint32_t>> in;
-  dag(std::uint32_t n, unsigned fan, std::uint64_t seed) : in(n) {
-    std::mt19937_64 rng(seed);
-    for (std::uint32_t i = 1; i < n; ++i) {
-      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
-      for (unsigned j = 0; j < k; ++j) {
-        // Mostly recent predecessors (deep graphs), sometimes any earlier task (wide edges).
-        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
-        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
-      }
-      std::sort(in[i].begin(), in[i].end());
-      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
-    }
-  }
+  dag(std::uint32_t n, unsigned fan, std::uint64_t seed)
+      : in(flow_test::random_inputs(n, fan, seed)) {}
   [[nodiscard]] std::uint64_t value(std::uint32_t i, std::uint64_t inputs) const {
-    return mix(inputs * 31 + i + 1);
+    return flow_test::dag_value(i, inputs);
   }
   /// Serial execution in topological (index) order.
-  [[nodiscard]] std::vector<std::uint64_t> serial() const {
-    std::vector<std::uint64_t> v(in.size());
-    for (std::uint32_t i = 0; i < in.size(); ++i) {
-      std::uint64_t s = 0;
-      for (std::uint32_t j : in[i])
-        s += v[j];
-      v[i] = value(i, s);
-    }
-    return v;
-  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const { return flow_test::serial_values(in); }
 };
 
 /// Builds the DAG as tasks of `g`, in a shuffled order with shuffled dependence additions,

@@ -25,7 +25,6 @@ namespace {
 
 using flow_test::cfg;
 using flow_test::error_of;
-using flow_test::mix;
 
 static_assert(df::detail::fits_inlet<std::int64_t>);
 static_assert(df::detail::fits_inlet<double>);
@@ -94,33 +93,14 @@ struct inlet_dag {
   std::atomic<long> bad_order{0};
 
   inlet_dag(std::uint32_t n, unsigned fan, std::uint64_t seed)
-      : in(n), outs(n), got(n), runs(new std::atomic<int>[n]) {
-    std::mt19937_64 rng(seed);
-    for (std::uint32_t i = 0; i < n; ++i) {
+      : in(flow_test::random_inputs(n, fan, seed)), outs(n), got(n), runs(new std::atomic<int>[n]) {
+    for (std::uint32_t i = 0; i < n; ++i)
       runs[i].store(0);
-      if (i == 0) continue;
-      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
-      for (unsigned j = 0; j < k; ++j) {
-        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
-        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
-      }
-      std::sort(in[i].begin(), in[i].end());
-      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
-    }
   }
   [[nodiscard]] std::uint64_t value(std::uint32_t i, std::uint64_t s) const {
-    return mix(s * 31 + i + 1);
+    return flow_test::dag_value(i, s);
   }
-  [[nodiscard]] std::vector<std::uint64_t> serial() const {
-    std::vector<std::uint64_t> v(in.size());
-    for (std::uint32_t i = 0; i < in.size(); ++i) {
-      std::uint64_t s = 0;
-      for (std::uint32_t j : in[i])
-        s += v[j];
-      v[i] = value(i, s);
-    }
-    return v;
-  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const { return flow_test::serial_values(in); }
 
   void build_and_start(df::graph& g, std::uint64_t seed) {
     const auto n = static_cast<std::uint32_t>(in.size());

@@ -349,30 +349,11 @@ struct done_dag {
   std::atomic<long> bad_order{0};
 
   done_dag(std::uint32_t n, unsigned fan, std::uint64_t seed)
-      : in(n), v(n), runs(new std::atomic<int>[n]) {
-    std::mt19937_64 rng(seed);
-    for (std::uint32_t i = 0; i < n; ++i) {
+      : in(flow_test::random_inputs(n, fan, seed)), v(n), runs(new std::atomic<int>[n]) {
+    for (std::uint32_t i = 0; i < n; ++i)
       runs[i].store(0);
-      if (i == 0) continue;
-      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
-      for (unsigned j = 0; j < k; ++j) {
-        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
-        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
-      }
-      std::sort(in[i].begin(), in[i].end());
-      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
-    }
   }
-  [[nodiscard]] std::vector<std::uint64_t> serial() const {
-    std::vector<std::uint64_t> s(in.size());
-    for (std::uint32_t i = 0; i < in.size(); ++i) {
-      std::uint64_t sum = 0;
-      for (std::uint32_t j : in[i])
-        sum += s[j];
-      s[i] = mix(sum * 31 + i + 1);
-    }
-    return s;
-  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const { return flow_test::serial_values(in); }
   void body(std::uint32_t i) {
     std::uint64_t sum = 0;
     for (std::uint32_t j : in[i]) {

@@ -63,16 +63,7 @@ struct mixed_dag {
   [[nodiscard]] bool coroutine(std::uint32_t i) const {
     return coro_every != 0 && i % coro_every == 0;
   }
-  [[nodiscard]] std::vector<std::uint64_t> serial() const {
-    std::vector<std::uint64_t> v(in.size());
-    for (std::uint32_t i = 0; i < in.size(); ++i) {
-      std::uint64_t s = 0;
-      for (std::uint32_t j : in[i])
-        s += v[j];
-      v[i] = mix(s * 31 + i + 1);
-    }
-    return v;
-  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const { return flow_test::serial_values(in); }
 };
 
 locus::task<std::uint64_t> value_of(std::uint64_t s, std::uint32_t i) {

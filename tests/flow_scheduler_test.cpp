@@ -31,31 +31,15 @@ struct block_dag {
   std::vector<std::vector<std::uint32_t>> in;
   std::vector<std::uint32_t> succ;        ///< number of direct successors
   std::vector<std::uint32_t> only_input;  ///< successors whose only input it is
-  block_dag(std::uint32_t n, unsigned fan, std::uint64_t seed) : in(n), succ(n), only_input(n) {
-    std::mt19937_64 rng(seed);
+  block_dag(std::uint32_t n, unsigned fan, std::uint64_t seed)
+      : in(flow_test::random_inputs(n, fan, seed)), succ(n), only_input(n) {
     for (std::uint32_t i = 1; i < n; ++i) {
-      const unsigned k = static_cast<unsigned>(rng() % (fan + 1));
-      for (unsigned j = 0; j < k; ++j) {
-        const std::uint32_t span = rng() % 4 == 0 ? i : std::min<std::uint32_t>(i, 16);
-        in[i].push_back(i - 1 - static_cast<std::uint32_t>(rng() % span));
-      }
-      std::sort(in[i].begin(), in[i].end());
-      in[i].erase(std::unique(in[i].begin(), in[i].end()), in[i].end());
       for (std::uint32_t j : in[i])
         ++succ[j];
       if (in[i].size() == 1) ++only_input[in[i][0]];
     }
   }
-  [[nodiscard]] std::vector<std::uint64_t> serial() const {
-    std::vector<std::uint64_t> v(in.size());
-    for (std::uint32_t i = 0; i < in.size(); ++i) {
-      std::uint64_t s = 0;
-      for (std::uint32_t j : in[i])
-        s += v[j];
-      v[i] = mix(s * 31 + i + 1);
-    }
-    return v;
-  }
+  [[nodiscard]] std::vector<std::uint64_t> serial() const { return flow_test::serial_values(in); }
 };
 
 /// Runs a block_dag as tasks of g (built off the workers, in shuffled order) and checks that
