@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "locus/locality/data_range.hpp"
 #include "locus/dataflow/event.hpp"
+#include "locus/locality/data_range.hpp"
 #include "locus/task.hpp"
 
 namespace locus::dataflow {
