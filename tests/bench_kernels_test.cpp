@@ -232,13 +232,18 @@ std::vector<runtime_kind> runtimes_built() {
   return out;
 }
 
-bench::run_report run_nqueens(const std::string& size, runtime_kind rt) {
+/// One run of `kernel` at `size` on `rt`: 1 worker for serial, else 2.
+bench::run_report run_kernel(const char* kernel, const std::string& size, runtime_kind rt) {
   bench::bench_config c;
-  c.kernel = bench::find_kernel("nqueens");
+  c.kernel = bench::find_kernel(kernel);
   c.size = size;
   c.runtime = rt;
   c.workers = rt == runtime_kind::serial ? 1 : 2;
   return bench::execute(c);
+}
+
+bench::run_report run_nqueens(const std::string& size, runtime_kind rt) {
+  return run_kernel("nqueens", size, rt);
 }
 
 class bench_nqueens_no_cutoff : public testing::TestWithParam<runtime_kind> {};
@@ -288,12 +293,7 @@ TEST(bench_nqueens, rejects_malformed_sizes_naming_both_forms) {
 
 namespace {
 bench::run_report run_fib(const std::string& size, runtime_kind rt) {
-  bench::bench_config c;
-  c.kernel = bench::find_kernel("fib");
-  c.size = size;
-  c.runtime = rt;
-  c.workers = rt == runtime_kind::serial ? 1 : 2;
-  return bench::execute(c);
+  return run_kernel("fib", size, rt);
 }
 }  // namespace
 
