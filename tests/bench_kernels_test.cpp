@@ -367,8 +367,8 @@ locus::locality_stats run_accounted(const char* name, unsigned workers, const st
   cfg.pin = false;
   cfg.accounting = true;
   locus::runtime rt{cfg};
-  const bench::outcome out = k->implementation(runtime_kind::locus)(
-      bench::args{bench::resolve_size(*k, "small"), workers, &rt});
+  const bench::outcome out = k->implementation(runtime_kind::locus)(bench::args{
+      bench::resolve_size(*k, "small"), workers, &rt, bench::schedule_mode::random, {}});
   EXPECT_TRUE(out.verified) << name << " at " << workers << " workers: " << out.detail;
   return rt.locality();
 }
@@ -466,7 +466,7 @@ TEST(bench_schedule, strict_replays_of_the_first_touch_are_all_local) {
       auto replayer = locus::schedule::make_replay_scheduler();
       cfg.custom_scheduler = replayer->scheduler();
       locus::runtime rt{cfg};
-      bench::args a{bench::resolve_size(*k, "small"), 4, &rt, m};
+      bench::args a{bench::resolve_size(*k, "small"), 4, &rt, m, {}};
       const bench::outcome out = k->implementation(runtime_kind::locus)(a);
       EXPECT_TRUE(out.verified) << name << ": " << out.detail;
       const locus::locality_stats st = rt.locality();
