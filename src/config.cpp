@@ -234,6 +234,7 @@ config config::from_env() {
   }
   if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
   if (auto v = read_env("LOCUS_ACCOUNTING")) cfg.accounting = parse_bool(*v, "LOCUS_ACCOUNTING");
+  if (auto v = read_env("LOCUS_TRACE")) cfg.trace = std::string(*v);
   if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
   return cfg;
 }

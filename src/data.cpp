@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "locus/ext/core.hpp"
 #include "locus/locality/accountant.hpp"
-#include "runtime_state.hpp"
 
 namespace locus::detail {
 
@@ -46,8 +46,8 @@ void attach_data(frame& f, std::span<const data_range> ranges, std::uint32_t fan
 
 namespace {
 accountant* accountant_here() noexcept {
-  worker* w = t_worker;
-  return w != nullptr ? w->rt().acct.get() : nullptr;
+  const ext::core_ref c = ext::core_ref::current();
+  return c ? c.accounting() : nullptr;
 }
 }  // namespace
 
@@ -71,7 +71,7 @@ void complete_data(frame& f) noexcept {
   // A leaf: its ranges were not handed to children, so it touched them itself.
   if (f.m_next_spawn == 0) {
     if (accountant* acc = accountant_here()) {
-      const unsigned w = t_worker->index();
+      const unsigned w = ext::this_worker_index();
       for (std::uint32_t k = 0; k < d->count; ++k)
         acc->record(w, d->ranges[k]);
     }
@@ -86,7 +86,7 @@ namespace locus {
 void touch(const void* p, std::size_t bytes, access mode) {
   if (bytes == 0) return;
   if (accountant* acc = detail::accountant_here())
-    acc->record(detail::t_worker->index(), p, bytes, mode);
+    acc->record(ext::this_worker_index(), p, bytes, mode);
 }
 
 bool accounting_active() noexcept {

@@ -5,7 +5,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "locus/ext/accounting.hpp"
+#include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/ext/tracing.hpp"
 #include "runtime_state.hpp"
 
 namespace locus {
@@ -88,7 +91,7 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
   rt.core_of = core_of;
-  if (rt.cfg.accounting) rt.acct = std::make_unique<accountant>(rt.topo, core_of);
+  if (rt.cfg.accounting) rt.acct = ext::make_accountant(rt.topo, core_of);
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
@@ -104,16 +107,17 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
     rt.places.push_back(std::make_unique<detail::place_state>());
     rt.places.back()->workers = members[p];
     rt.places.back()->idle = rt.idle_domains.back().get();
-    rt.idle_domains.back()->places.push_back(p);
+    rt.idle_domains.back()->watch(rt.places.back()->mail);
   }
   for (unsigned i = 0; i < n; ++i)
     rt.workers.push_back(std::make_unique<detail::worker>(rt, i, place_of[i], rt.cfg));
-  rt.traces = std::vector<detail::worker_trace>(n);
   for (unsigned i = 0; i < n; ++i) {
     rt.victim_tiers.push_back(make_tiers(rt, core_of, place_of, i));
     rt.remote_places.push_back(rt.cfg.cross_place_steals ? make_remote_places(rt, core_of, i)
                                                          : std::vector<unsigned>{});
   }
+  // Before the workers start, so the trace sees every event (an observer like any other).
+  if (!rt.cfg.trace.empty()) ext::install_chrome_trace(ext::core_ref(&rt), rt.cfg.trace);
   try {
     for (unsigned i = 0; i < n; ++i) {
       const unsigned cpu = rt.topo.cores()[core_of[i]].os_cpu;
@@ -155,11 +159,11 @@ runtime_stats runtime::stats() const {
 
 locality_stats runtime::locality() const {
   if (m_state->acct == nullptr) return {};
-  return m_state->acct->snapshot();
+  return ext::accountant_snapshot(*m_state->acct);
 }
 
 void runtime::reset_stats() {
-  if (m_state->acct != nullptr) m_state->acct->reset();
+  if (m_state->acct != nullptr) ext::accountant_reset(*m_state->acct);
   for (auto& w : m_state->workers) {
     std::lock_guard lk(w->stats().reader_mutex);
     w->stats().reset();
@@ -196,7 +200,7 @@ unsigned runtime::sleeping_workers() const noexcept {
 
 namespace detail {
 void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where,
-                 phase_hooks* hooks) {
+                 ext::phase_hooks* hooks) {
   if (t_worker != nullptr)
     throw std::logic_error(
         "locus::runtime::run called from a locus worker; inside a task, co_await the task "
@@ -207,14 +211,15 @@ void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_opti
         bad_place_message("locus::runtime::run:", where.place, rt.places.size()));
   root.make_root(&scope, p);
   if (hooks != nullptr) {
-    hooks->start(rt, root, p);  // publishes the root (or throws, having published nothing)
+    // Publishes the root (or throws, having published nothing).
+    hooks->start(ext::core_ref(&rt), fresh_item(&root), p);
     return;
   }
   post_to_place(rt, p, fresh_item(&root));
 }
 
-void end_root(runtime_state& rt, phase_hooks* hooks) noexcept {
-  if (hooks != nullptr) hooks->finish(rt);
+void end_root(runtime_state& rt, ext::phase_hooks* hooks) noexcept {
+  if (hooks != nullptr) hooks->finish(ext::core_ref(&rt));
 }
 }  // namespace detail
 

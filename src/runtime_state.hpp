@@ -1,5 +1,6 @@
-// runtime_state.hpp (private) — what a runtime owns: workers, places, their mailboxes and
-// idle-worker bookkeeping, and the victim lists.
+// runtime_state.hpp (private to the core) — what a runtime owns: workers, places, their pools
+// and idle-worker bookkeeping, the victim lists, the observers and the phase. Extensions never
+// include this file: they see a runtime through locus/ext/ (tests/include_boundary.cmake).
 #pragma once
 
 #include <atomic>
@@ -13,42 +14,13 @@
 
 #include "locus/config.hpp"
 #include "locus/detail/worker.hpp"
+#include "locus/ext/accounting.hpp"
+#include "locus/ext/observer.hpp"
+#include "locus/ext/pool.hpp"
 #include "locus/ext/scheduler.hpp"
-#include "locus/locality/accountant.hpp"
-#include "locus/schedule/steal_tree.hpp"
 #include "locus/topology.hpp"
 
 namespace locus::detail {
-
-/// A place's mailbox (SLAW section IV): tasks sent from other places, taken FIFO. Rare
-/// compared with deque operations, so a mutex suffices; `size` lets idle workers and the
-/// sleep protocol look without the lock.
-class mailbox {
- public:
-  void push(std::uintptr_t item) {
-    std::lock_guard lk(m_mutex);
-    m_items.push_back(item);
-    // seq_cst: pairs with the sleep protocol's seq_cst state update (see place_state).
-    m_size.fetch_add(1, std::memory_order_seq_cst);
-  }
-  bool pop(std::uintptr_t& item) {
-    if (m_size.load(std::memory_order_relaxed) == 0) return false;
-    std::lock_guard lk(m_mutex);
-    if (m_items.empty()) return false;
-    item = m_items.front();
-    m_items.pop_front();
-    m_size.fetch_sub(1, std::memory_order_relaxed);
-    return true;
-  }
-  [[nodiscard]] bool empty_seq_cst() const noexcept {
-    return m_size.load(std::memory_order_seq_cst) == 0;
-  }
-
- private:
-  std::mutex m_mutex;
-  std::deque<std::uintptr_t> m_items;
-  std::atomic<std::size_t> m_size{0};
-};
 
 /// Idle bookkeeping of an idle domain: the workers that sleep and wake together. Without
 /// cross-place stealing a domain is one place; with it, the whole runtime is one domain, since
@@ -63,9 +35,10 @@ class mailbox {
 /// domain, so work on a deque is always seen by an awake worker.
 ///  * a thief may sleep unless it is the last thief and some worker is active;
 ///  * a thief that becomes active and leaves no thief wakes a sleeper;
-///  * a mailbox push wakes a sleeper of the mailbox's domain, and a worker going to sleep
-///    re-reads the sizes of its domain's mailboxes after its state update (both seq_cst: one
-///    of the two sees the other).
+///  * a push into a shared pool (ext/pool.hpp: a place's mailbox, a strategy's pool) wakes a
+///    sleeper of the pool's domain, and a worker going to sleep re-reads the sizes of every
+///    pool watched by its domain after its state update (both seq_cst: one of the two sees
+///    the other).
 class idle_domain {
  public:
   static constexpr std::uint64_t k_active = 1, k_thief = 1ull << 20, k_sleeper = 1ull << 40;
@@ -121,36 +94,48 @@ class idle_domain {
     return active(m_state.load(std::memory_order_seq_cst));
   }
 
-  std::vector<unsigned> places;  ///< the places whose mailboxes this domain's sleepers re-read
+  /// Link `p` into the pools this domain's sleepers re-read, and make its pushes wake this
+  /// domain. Once per pool. Release: a sleeper that sees the link sees the pool.
+  void watch(ext::shared_pool& p) noexcept {
+    p.m_domain = this;
+    ext::shared_pool* head = m_watched.load(std::memory_order_relaxed);
+    do {
+      p.m_next_watched = head;
+    } while (!m_watched.compare_exchange_weak(head, &p, std::memory_order_release,
+                                              std::memory_order_relaxed));
+  }
+  /// Whether a pool this domain watches holds an item (seq_cst reads: the sleep re-read).
+  [[nodiscard]] bool any_watched_nonempty() const noexcept {
+    for (const ext::shared_pool* p = m_watched.load(std::memory_order_acquire); p != nullptr;
+         p = p->m_next_watched)
+      if (!p->empty_seq_cst()) return true;
+    return false;
+  }
+  /// The domain whose sleepers a push into `p` wakes (null: unbound).
+  [[nodiscard]] static idle_domain* of(const ext::shared_pool& p) noexcept { return p.m_domain; }
 
  private:
   std::uint64_t m_workers;
   alignas(k_cache_line) std::atomic<std::uint64_t> m_state;
   std::counting_semaphore<> m_sem{0};
+  std::atomic<ext::shared_pool*> m_watched{nullptr};  ///< an intrusive list, only grows
 };
 
-/// A place (SLAW section IV): its workers, its mailbox, and the idle domain it sleeps in.
+/// A place (SLAW section IV): its workers, its mailbox (a shared pool watched by the place's
+/// idle domain), and the idle domain it sleeps in.
 struct place_state {
-  mailbox mail;
+  ext::shared_pool mail;
   std::vector<unsigned> workers;  ///< worker indices of this place
   idle_domain* idle = nullptr;    ///< owned by runtime_state::idle_domains
 };
 
-/// One worker's steal-tree recording (docs/design/0008, "Recording"): written by that worker
-/// alone, at the steals it makes while a phase is traced; read and cleared by the thread that
-/// runs the traced phase, before it starts and after it returns (see trace_pickup).
-struct alignas(k_cache_line) worker_trace {
-  schedule::steal_log log;
-  std::uint32_t next_seq = 0;  ///< the worker's sequence number for its next phase
-  bool overflow = false;       ///< a record was lost (ids exhausted, no memory): incomplete
-};
-
-/// What a traced phase leaves besides the logs: its root phase, written by the worker that
-/// picks up the root (once per phase), read after the phase returned.
-struct trace_root {
-  std::uint32_t worker = 0;
-  std::uint32_t seq = 0;
-  bool seen = false;
+/// The observers installed on a runtime (ext/observer.hpp): an immutable list, replaced
+/// whole when one is added (under runtime_state::observer_mutex); lists replaced stay alive
+/// with the runtime, since a worker may still be iterating one. Observers are never removed,
+/// so at most one list per installed observer is ever made.
+struct observer_set {
+  std::vector<std::shared_ptr<ext::observer>> list;
+  std::vector<const void*> keys;
 };
 
 struct runtime_state {
@@ -159,8 +144,8 @@ struct runtime_state {
   /// rule (null: the built-in policy of cfg.policy, inline in the spawn).
   std::shared_ptr<ext::acquisition> acquire;
   std::shared_ptr<ext::spawn_rule> spawn;
-  /// Locality accounting (config::accounting), or null when off.
-  std::unique_ptr<locus::accountant> acct;
+  /// Locality accounting (config::accounting), or null when off (made through ext/accounting).
+  ext::accountant_ptr acct;
   topology topo;
   std::vector<std::unique_ptr<worker>> workers;
   std::vector<std::size_t> core_of;  ///< per worker, its core's index in topo.cores()
@@ -172,25 +157,20 @@ struct runtime_state {
   /// empty unless cross-place stealing is on.
   std::vector<std::vector<unsigned>> remote_places;
   std::atomic<bool> stopping{false};
-  /// Steal-tree recording (docs/design/0008): on while a traced phase runs. Read relaxed at
-  /// each pickup of work from elsewhere; set before the phase's root is published and cleared
-  /// after the phase returned, so every pickup of the phase's work sees it set (the root's
-  /// publication and the deques' release/acquire order it before them).
-  std::atomic<bool> tracing{false};
-  std::atomic<bool> phase_running{false};  ///< a traced or replayed phase is in progress
-  std::vector<worker_trace> traces;        ///< per worker
-  trace_root traced_root;
+  /// The observers, or null when none is installed (the worker loop's one load and branch at
+  /// each point it would call them). Release on install, acquire on every read.
+  std::atomic<const observer_set*> observers{nullptr};
+  std::vector<std::unique_ptr<observer_set>> observer_sets;  ///< every list made, under the mutex
+  std::mutex observer_mutex;
+  /// The phase running now (ext::core_ref::begin_phase), or null.
+  std::atomic<const ext::phase_info*> phase{nullptr};
   std::vector<std::thread> threads;
 };
 
-/// Push a root or remote task into place `p`'s mailbox and wake a sleeper there.
+/// Push a root or remote task into place `p`'s pool and wake a sleeper there.
 void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item);
 
 /// The body of each worker thread.
 void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin);
-
-/// Tracing (src/schedule/trace.cpp): worker `w` picked up `f` from another worker (a steal or
-/// a donation; `from_worker`) or from a mailbox, while a traced phase runs: start a phase.
-void trace_pickup(worker& w, frame& f, bool continuation, bool from_worker) noexcept;
 
 }  // namespace locus::detail

@@ -93,7 +93,7 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
       return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::root:
       return leave_scope(w, *f.m_finish, k_join_bias);
-    case frame_kind::detached:  // detail/ready.hpp: its starter did its bookkeeping in the body
+    case frame_kind::detached:  // ext/ready.hpp: its starter did its bookkeeping in the body
       f.handle().destroy();
       return std::noop_coroutine();
   }

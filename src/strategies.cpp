@@ -1,6 +1,8 @@
 // The built-in scheduler strategies (locus/ext/scheduler.hpp) and the worker view they use.
 #include "locus/ext/scheduler.hpp"
 
+#include "locus/detail/scheduler.hpp"
+#include "locus/ext/pool.hpp"
 #include "runtime_state.hpp"
 
 namespace locus::ext {
@@ -50,10 +52,15 @@ bool worker_ref::steal_from(unsigned victim, work_item& out) noexcept {
 }
 
 bool worker_ref::take_mail(unsigned p, work_item& out) {
-  if (!m_rt->places[p]->mail.pop(out.bits)) return false;
+  // `from` stays as posted: k_from_mailbox for roots, remote spawns and frames sent home; the
+  // spawning worker for a spawn rule's placement (counted as stolen from it, as a donation).
+  if (!m_rt->places[p]->mail.take(out)) return false;
   counters::bump(m_w->stats().mailbox_takes);
-  out.from = work_item::k_from_mailbox;
   return true;
+}
+
+bool worker_ref::take_from(shared_pool& pool, work_item& out) {
+  return pool.take(out);
 }
 
 void worker_ref::use_custom_spawn_rule(bool custom) noexcept {
@@ -61,18 +68,11 @@ void worker_ref::use_custom_spawn_rule(bool custom) noexcept {
 }
 
 unsigned worker_ref::active_workers() const noexcept {
-  std::uint64_t n = 0;
-  for (const auto& d : m_rt->idle_domains)
-    n += d->active_now();
-  return static_cast<unsigned>(n);
+  return core().active_workers();
 }
 
 void worker_ref::wake_sleepers() noexcept {
-  for (const auto& d : m_rt->idle_domains) {
-    // Each wake_one turns one sleeper into a thief; stop when none is left.
-    while (d->sleeping() != 0)
-      d->wake_one();
-  }
+  core().wake_all();
 }
 
 namespace {
@@ -135,6 +135,27 @@ std::shared_ptr<acquisition> random_acquisition() {
 
 namespace locus::detail {
 
+namespace {
+
+/// Where spawn_custom puts the stealable part `item` of a spawn: the placement `s` chose
+/// (ext::spawn_site: a pool, a place's pool, a donation), else the own deque. A full pool or
+/// a refused donation falls back to the own deque.
+void place_item(worker& w, runtime_state& rt, const ext::worker_ref& ref, const ext::spawn_site& s,
+                std::uintptr_t item) {
+  const ext::work_item wi{item, w.index()};
+  if (s.to_pool != nullptr) {
+    if (s.to_pool->push(wi)) return;
+  } else if (s.to_place != ext::spawn_site::k_keep && s.to_place < rt.places.size()) {
+    if (rt.places[s.to_place]->mail.push(wi)) return;
+  } else if (s.donate_to != ext::spawn_site::k_keep && s.donate_to != w.index() &&
+             s.donate_to < rt.workers.size()) {
+    if (rt.spawn->donate(ref, s.donate_to, wi)) return;
+  }
+  w.tasks().push(item);
+}
+
+}  // namespace
+
 std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
                                      bool is_async) noexcept {
   runtime_state& rt = w.rt();
@@ -146,33 +167,20 @@ std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
   s.parent_slot = schedule_slot(parent.m_schedule);
   s.child_slot = schedule_slot(child.m_schedule);  // inherited: the parent's
   rt.spawn->place(ref, s);
-  // Slots first: the donation below publishes a frame, which may then run elsewhere at once.
+  // Slots first: the placement below publishes a frame, which may then run elsewhere at once.
   parent.m_schedule = make_schedule(schedule_phase(parent.m_schedule), s.parent_slot);
   child.m_schedule = make_schedule(schedule_phase(child.m_schedule), s.child_slot);
-  const bool donate = s.donate_to != ext::spawn_site::k_keep && s.donate_to != w.index() &&
-                      s.donate_to < rt.workers.size();
+  // The two branches are spawn_start's (detail/scheduler.hpp), with the push replaced by the
+  // placement. An item placed elsewhere is taken by another worker through execute(), which
+  // counts a continuation in m_expected and the child as stolen from this worker, exactly as
+  // for a steal: so both branches count as spawn_start's do.
   if (s.work_first) {
-    // As spawn_start's work-first branch. A donated continuation is one taken at once: the
-    // receiving worker runs it through execute(), which counts it in m_expected as for a
-    // steal; the child's completion then finds its deque without it and joins the parent.
-    child.m_work_first = true;
-    child.m_parent_expected = parent.m_expected;
-    counters::bump(w.stats().spawns_work_first);
-    const std::uintptr_t item = continuation_item(&parent, is_async);
-    if (!donate || !rt.spawn->donate(ref, s.donate_to, ext::work_item{item, w.index()}))
-      w.tasks().push(item);
+    const std::uintptr_t item = start_work_first(w, parent, child, is_async);
+    place_item(w, rt, ref, s, item);
     return transfer(child.handle());
   }
-  // As spawn_start's help-first branch. Counted as pushed either way: the receiver of a
-  // donated child counts it as stolen from this worker (execute), which keeps fresh_tasks()
-  // balanced.
-  child.m_work_first = false;
-  if (!is_async) ++parent.m_expected;
-  w.note_fresh_pushed();
-  counters::bump(w.stats().spawns_help_first);
-  const std::uintptr_t item = fresh_item(&child);
-  if (!donate || !rt.spawn->donate(ref, s.donate_to, ext::work_item{item, w.index()}))
-    w.tasks().push(item);
+  const std::uintptr_t item = start_help_first(w, parent, child, is_async);
+  place_item(w, rt, ref, s, item);
   return transfer(parent.handle());
 }
 

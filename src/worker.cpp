@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "locus/detail/ready.hpp"
+#include "locus/ext/observer.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "runtime_state.hpp"
 
@@ -117,24 +117,59 @@ worker_stats counters::snapshot() noexcept {
   return s;
 }
 
-void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item) {
-  place_state& ps = *rt.places[p];
-  ps.mail.push(item);
-  ps.idle->wake_one();  // seq_cst after the seq_cst size increment: see idle_domain
-}
-
 namespace {
 
-/// Runs one item taken off a deque or a mailbox. `victim` is the worker whose deque it came
-/// from (null for a mailbox).
+/// The installed observers (ext/observer.hpp), or null: the one load and branch each
+/// observation point costs when none is installed. Acquire: pairs with install_once.
+const observer_set* observers_of(const runtime_state& rt) noexcept {
+  return rt.observers.load(std::memory_order_acquire);
+}
+
+/// Tells the observers that `w` picked up `item` from elsewhere (`victim`: the worker it came
+/// from, null for a pool). Paid where work changes hands, never on the spawn or pop path.
+void observe_pickup(worker& w, std::uintptr_t item, worker* victim, bool continuation) noexcept {
+  const observer_set* obs = observers_of(w.rt());
+  if (obs == nullptr) [[likely]]
+    return;
+  ext::worker_ref ref(w, w.rt());
+  const ext::pickup p{victim != nullptr ? victim->index() : ext::pickup::k_from_pool, continuation};
+  for (const auto& o : obs->list)
+    o->on_pickup(ref, ext::task_ref::of_item(item), p);
+}
+
+void observe_idle(worker& w, ext::idle_event e) noexcept {
+  const observer_set* obs = observers_of(w.rt());
+  if (obs == nullptr) [[likely]]
+    return;
+  ext::worker_ref ref(w, w.rt());
+  for (const auto& o : obs->list)
+    o->on_idle(ref, e);
+}
+
+/// The own deque ran empty: the observers' deferred bookkeeping (the dataflow layer's task
+/// counts). True if one of them may have made work on this worker's deque.
+bool observe_before_idle(worker& w) noexcept {
+  const observer_set* obs = observers_of(w.rt());
+  if (obs == nullptr) [[likely]]
+    return false;
+  ext::worker_ref ref(w, w.rt());
+  bool did = false;
+  for (const auto& o : obs->list)
+    did = o->before_idle(ref) || did;
+  return did;
+}
+
+/// Runs one item taken off a deque or a pool. `victim` is the worker whose deque it came
+/// from (null for a pool).
 void execute(worker& w, std::uintptr_t item, worker* victim) {
   if (is_runnable(item)) [[unlikely]] {
     // No frame: counted like a fresh frame for SLAW's conditions; no join, trace, place or
     // chain (nothing can spawn from it or be stolen from it, and its object is its owner's).
     if (victim == &w) {
       w.note_fresh_popped();
-    } else if (victim != nullptr) {
-      victim->note_stolen(true);
+    } else {
+      if (victim != nullptr) victim->note_stolen(true);
+      observe_pickup(w, item, victim, false);
     }
     runnable* r = item_runnable(item);
     r->run(r);
@@ -149,9 +184,9 @@ void execute(worker& w, std::uintptr_t item, worker* victim) {
     if (!continuation) w.note_fresh_popped();
   } else {
     if (victim != nullptr) victim->note_stolen(!continuation);
-    // Steal-tree recording: paid where work changes hands, never on the spawn or pop path.
-    if (w.rt().tracing.load(std::memory_order_relaxed)) [[unlikely]]
-      trace_pickup(w, *f, continuation, victim != nullptr);
+    // Observers (steal-tree recording, tracing): before the frame runs, so what they write
+    // into its scheduling word governs its spawns.
+    observe_pickup(w, item, victim, continuation);
   }
   // The place rule (scheduler.hpp): a frame taken by a worker of another place (only cross-
   // place stealing does that) moves to the thief's place.
@@ -181,6 +216,7 @@ constexpr unsigned k_yield_rounds = 32;  // then with a yield, before asking to 
 bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& item,
                worker*& victim) {
   w.stats().idle_begin(w.stats().clock_ns());  // readers see the spell while it lasts
+  observe_idle(w, ext::idle_event::looking);
   unsigned fails = 0;
   bool found = false;
   while (!rt.stopping.load(std::memory_order_acquire)) {
@@ -199,14 +235,9 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
       std::this_thread::yield();
       continue;
     }
-    // Registered as a sleeper. Re-read the mailbox after that seq_cst update: a post that
-    // saw no sleeper must be visible here. If there is mail, wake one (maybe ourselves).
-    for (unsigned p : ps.idle->places) {
-      if (!rt.places[p]->mail.empty_seq_cst()) {
-        ps.idle->wake_one();
-        break;
-      }
-    }
+    // Registered as a sleeper. Re-read the domain's pools after that seq_cst update: a push
+    // that saw no sleeper must be visible here. If one holds work, wake one (maybe ourselves).
+    if (ps.idle->any_watched_nonempty()) ps.idle->wake_one();
     // Ask the strategy again after that seq_cst update (Dekker's pattern): work it hands to
     // this worker alone (a replay donation, after its seq_cst arm) comes with a wake-up of the
     // sleepers counted then, which may have missed us; if the strategy now says stay awake,
@@ -216,9 +247,12 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
       continue;
     }
     counters::bump(w.stats().sleeps);
+    observe_idle(w, ext::idle_event::sleeping);
     ps.idle->sleep();  // the waker has already counted us as a thief again
+    observe_idle(w, ext::idle_event::woken);
     fails = 0;
   }
+  observe_idle(w, found ? ext::idle_event::found : ext::idle_event::stopping);
   w.stats().idle_end(w.stats().clock_ns());
   return found;
 }
@@ -236,12 +270,12 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
     ps.idle->thief_to_active();
     execute(w, item, victim);
     // Own work, deepest first (SLAW's tie breakers: the bottom of the deque is the most
-    // recently pushed, so the deepest in the spawn and sync trees). Then an extension's
-    // deferred bookkeeping (ready.hpp), which may make more own work.
+    // recently pushed, so the deepest in the spawn and sync trees). Then the observers'
+    // deferred bookkeeping (ext/observer.hpp), which may make more own work.
     do {
       while (w.tasks().pop(item))
         execute(w, item, &w);
-    } while (t_before_idle != nullptr && t_before_idle());
+    } while (observe_before_idle(w));
     ps.idle->active_to_thief();
   }
   t_worker = nullptr;

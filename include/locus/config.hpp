@@ -71,6 +71,9 @@ struct config {
   /// Locality accounting (locus/data.hpp, runtime::locality()): count every declared access
   /// by its distance to the data's home and feed a model of each L3. Off: no cost.
   bool accounting = false;
+  /// Tracing (locus/ext/tracing.hpp): a Chrome trace-event JSON file written when the runtime
+  /// is destroyed (open it in ui.perfetto.dev or chrome://tracing). Empty: off, no cost.
+  std::string trace;
   slaw_params slaw{};
   /// The value from_env() read from LOCUS_PLACES into `places`, or empty. While `places` still
   /// holds it, errors raised when the runtime starts (N places but fewer workers) name
@@ -80,9 +83,10 @@ struct config {
   /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
   [[nodiscard]] std::string_view places_input() const noexcept;
 
-  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS,
-  /// LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the
-  /// defaults. Unset or empty variables keep the default; any other bad value throws config_error.
+  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_TRACE, LOCUS_WORKERS, LOCUS_POLICY,
+  /// LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and
+  /// LOCUS_SLAW over the defaults. Unset or empty variables keep the default; any other bad value
+  /// throws config_error.
   [[nodiscard]] static config from_env();
 };
 

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "locus/config.hpp"
-#include "locus/locality/stats.hpp"
+#include "locus/ext/accounting.hpp"  // locality_stats: the core reaches locality through ext/
 #include "locus/stats.hpp"
 #include "locus/task.hpp"
 #include "locus/topology.hpp"
@@ -16,24 +16,15 @@
 namespace locus {
 
 class runtime;
+namespace ext {
+class phase_hooks;
+class core_ref;
+}  // namespace ext
 namespace detail {
 struct runtime_state;
-/// A phase with its own start and end (locus/schedule/replay.hpp: traced and replayed runs).
-/// start() publishes the root frame (instead of posting it to place `place`'s mailbox) or
-/// throws having published nothing; finish() runs on run()'s thread once the phase is done,
-/// before its result is read.
-class phase_hooks {
- public:
-  virtual void start(runtime_state& rt, frame& root, std::uint32_t place) = 0;
-  virtual void finish(runtime_state& rt) noexcept = 0;
-
- protected:
-  ~phase_hooks() = default;
-};
 void submit_root(runtime_state& rt, frame& root, finish_scope& scope, spawn_options where,
-                 phase_hooks* hooks);
-void end_root(runtime_state& rt, phase_hooks* hooks) noexcept;
-[[nodiscard]] runtime_state& state_of(runtime& r) noexcept;  // extensions (detail/ready.hpp)
+                 ext::phase_hooks* hooks);
+void end_root(runtime_state& rt, ext::phase_hooks* hooks) noexcept;
 }  // namespace detail
 
 class runtime {
@@ -49,10 +40,10 @@ class runtime {
   /// Runs `t` to completion on the workers and returns its value, or rethrows its exception
   /// (then the first exception of an async under it). Blocks the calling thread, which must
   /// not be a worker of a locus runtime. `where` may name a place for the root: at(p).
-  /// `hooks` is the extension entry of locus/schedule/replay.hpp (traced and replayed
-  /// phases); ordinary runs leave it null.
+  /// `hooks` (locus/ext/core.hpp) lets an extension begin and end a phase around the run
+  /// (locus/schedule/replay.hpp: traced and replayed phases); ordinary runs leave it null.
   template <class T>
-  T run(task<T> t, spawn_options where = {}, detail::phase_hooks* hooks = nullptr) {
+  T run(task<T> t, spawn_options where = {}, ext::phase_hooks* hooks = nullptr) {
     if (!t.valid()) throw std::invalid_argument("locus::runtime::run: the task is empty");
     detail::run_signal signal;
     detail::finish_scope scope;
@@ -110,7 +101,7 @@ class runtime {
   [[nodiscard]] unsigned sleeping_workers() const noexcept;
 
  private:
-  friend detail::runtime_state& detail::state_of(runtime& r) noexcept;
+  friend class ext::core_ref;  // the extensions' door (locus/ext/core.hpp)
   static void rethrow_scope(detail::finish_scope& s) {
     if (s.exception.has()) std::rethrow_exception(s.exception.take());
   }

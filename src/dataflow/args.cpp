@@ -5,9 +5,9 @@
 #include <new>
 #include <string>
 
-#include "../runtime_state.hpp"
 #include "locus/dataflow/datablock.hpp"
 #include "locus/dataflow/graph.hpp"
+#include "locus/ext/core.hpp"
 #include "locus/locality/accountant.hpp"
 
 namespace locus::dataflow::detail {
@@ -51,22 +51,21 @@ void edt_args::not_writable(std::uint32_t i) const {
 namespace locus::dataflow::detail {
 
 namespace {
-locus::home current_home(locus::detail::runtime_state*& rt) noexcept {
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr) return {};
-  rt = &w->rt();
-  return locus::home::on_core(static_cast<unsigned>(rt->core_of[w->index()]));
+locus::home current_home(ext::core_ref& rt) noexcept {
+  rt = ext::core_ref::current();
+  if (!rt) return {};
+  return locus::home::on_core(static_cast<unsigned>(rt.core_of(ext::this_worker_index())));
 }
 }  // namespace
 
 namespace {
 void block_home(block_core* b, std::size_t bytes) {
-  locus::detail::runtime_state* rt = nullptr;
+  ext::core_ref rt;
   const locus::home h = current_home(rt);
   b->home_bits.store(h.bits(), std::memory_order_relaxed);
-  if (!h.is_none() && rt->acct != nullptr && bytes != 0) {
-    rt->acct->homes().place(b->data, bytes, h);
-    b->rt = rt;
+  if (!h.is_none() && rt.accounting() != nullptr && bytes != 0) {
+    rt.accounting()->homes().place(b->data, bytes, h);
+    b->rt = rt.raw();
   }
 }
 }  // namespace
@@ -92,20 +91,20 @@ block_core* block_wrap(void* data, std::size_t bytes) {
 
 void block_destroy(block_core* b) noexcept {
   if (b->rt != nullptr)
-    static_cast<locus::detail::runtime_state*>(b->rt)->acct->homes().clear(b->data, b->bytes);
+    ext::core_ref::from_raw(b->rt).accounting()->homes().clear(b->data, b->bytes);
   if (b->owns) ::operator delete(b->data, std::align_val_t(64));
   delete b;
 }
 
 void block_written(block_core* b) noexcept {
-  locus::detail::runtime_state* rt = nullptr;
+  ext::core_ref rt;
   const locus::home h = current_home(rt);
   if (h.is_none() || b->home_bits.load(std::memory_order_relaxed) == h.bits()) return;
   b->home_bits.store(h.bits(), std::memory_order_relaxed);
   // Pages are in the home map only for a block made on a worker of a runtime that keeps one.
-  if (b->rt == rt && rt != nullptr) {
+  if (rt && b->rt == rt.raw()) {
     try {
-      rt->acct->homes().place(b->data, b->bytes, h);
+      rt.accounting()->homes().place(b->data, b->bytes, h);
     } catch (...) {  // the home map could not grow: the home stays a hint in the block
     }
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "../runtime_state.hpp"
 #include "flow_queues.hpp"
 #include "locus/dataflow/graph.hpp"
 
@@ -18,8 +17,8 @@ const datablock* block_of(const edt_node& n, std::uint32_t i) noexcept {
 }
 
 // Workers are laid out round robin over the cores: the first worker on the core is taken.
-int data_worker(const edt_node& n, const locus::detail::runtime_state& rt) noexcept {
-  const auto& core_of = rt.core_of;
+int data_worker(const edt_node& n, ext::core_ref rt) noexcept {
+  const auto& core_of = rt.cores_of_workers();
   std::size_t best_bytes = 0;
   int best = -1;
   for (std::uint32_t i = 0; i < n.nslots; ++i) {
@@ -35,16 +34,15 @@ int data_worker(const edt_node& n, const locus::detail::runtime_state& rt) noexc
   return best;
 }
 
-std::uint64_t retrieval_cost(const edt_node& n, const locus::detail::runtime_state& rt,
-                             unsigned w) noexcept {
-  const std::size_t mine = rt.core_of[w];
+std::uint64_t retrieval_cost(const edt_node& n, ext::core_ref rt, unsigned w) noexcept {
+  const std::size_t mine = rt.core_of(w);
   std::uint64_t cost = 0;
   for (std::uint32_t i = 0; i < n.nslots; ++i) {
     const datablock* b = block_of(n, i);
     if (b == nullptr) continue;
     const locus::home h = b->where();
     if (h.where() != locus::home::kind::core) continue;
-    cost += b->size() * static_cast<std::uint64_t>(rt.topo.between(h.index(), mine));
+    cost += b->size() * static_cast<std::uint64_t>(rt.topo().between(h.index(), mine));
   }
   return cost;
 }

@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "../runtime_state.hpp"
 #include "graph_state.hpp"
-#include "locus/detail/ready.hpp"
+#include "locus/ext/observer.hpp"
+#include "locus/ext/ready.hpp"
 
 namespace locus::dataflow::detail {
 
@@ -45,8 +45,8 @@ constexpr std::uint64_t k_reserve = 16;
 /// an over-count already in the word, so counting a new task of the same graph on this worker
 /// takes its units from the debt first (count_tasks()), and the debt is paid (one update) when it
 /// reaches k_debt tasks, when a task of another graph ends here, and when the worker's deque
-/// runs empty, before it looks for work elsewhere (the core calls pay_debt through
-/// detail::t_before_idle, ready.hpp). Until then the word over-counts, so the graph cannot
+/// runs empty, before it looks for work elsewhere (the core asks the debt observer,
+/// install_debt_observer, which pays). Until then the word over-counts, so the graph cannot
 /// look done early, and the state stays alive (its pending count is not zero); every path to
 /// idleness pays, so the graph's completion is delayed at most until this worker runs out of
 /// local work. `g` is null whenever `units` is zero (a dangling g must never be paid).
@@ -112,11 +112,10 @@ void update_done(graph_state& g, std::uint64_t by) noexcept {
       frames.swap(g.frames);
       g.cv.notify_all();
     }
-    locus::detail::runtime_state& rt = *g.rt;
+    const ext::core_ref rt = g.rt;
     lk.unlock();  // nothing of g is touched after this: the object may go and free it
     for (locus::detail::frame* f : frames)
-      locus::detail::make_runnable(rt, f->m_place, locus::detail::continuation_item(f, true),
-                                   false);
+      ext::make_runnable(rt, f->m_place, locus::detail::continuation_item(f, true), false);
     return;
   }
   if (after == 0) delete &g;  // the object is gone and this was its last task
@@ -135,15 +134,25 @@ bool pay_debt() noexcept {
   return true;
 }
 
+/// Pays this worker's debt when its deque runs empty (ext/observer.hpp, before_idle).
+class debt_observer final : public ext::observer {
+ public:
+  bool before_idle(ext::worker_ref& /*w*/) noexcept override { return pay_debt(); }
+};
+constexpr char k_debt_observer_key = 0;
+
 }  // namespace
+
+void install_debt_observer(ext::core_ref rt) {
+  (void)rt.install_once(&k_debt_observer_key, [] { return std::make_shared<debt_observer>(); });
+}
 
 /// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired.
 /// `extra`: credits its body left over, returned in the same update. A task that ran on a
 /// worker goes into the worker's debt (above).
 void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept {
   const std::uint64_t by = k_one_pending + (fired ? k_one_flying : 0) + extra;
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (!fired || w == nullptr || &w->rt() != g.rt) {
+  if (!fired || !g.rt.is_current()) {
     update_done(g, by);
     return;
   }
@@ -151,7 +160,6 @@ void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept {
   if (d.g != &g) {
     pay_debt();
     d.g = &g;
-    locus::detail::t_before_idle = &pay_debt;
   }
   d.units += by;
   if (pending_of(d.units) >= k_debt) pay_debt();

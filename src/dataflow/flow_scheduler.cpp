@@ -22,8 +22,8 @@
 #include <set>
 #include <vector>
 
-#include "../runtime_state.hpp"
 #include "flow_queues.hpp"
+#include "locus/ext/core.hpp"
 
 namespace locus::dataflow {
 
@@ -78,9 +78,8 @@ class flow_queues_impl final : public flow_queues {
   flow_options options() const noexcept override { return m_opt; }
   std::string_view name() const noexcept override { return "flow"; }
 
-  void push(locus::detail::runtime_state& rt, unsigned to, std::uintptr_t item,
-            const edt_node& n) override {
-    init(static_cast<unsigned>(rt.workers.size()));
+  void push(ext::core_ref rt, unsigned to, std::uintptr_t item, const edt_node& n) override {
+    init(rt.num_workers());
     const std::uint64_t cost = retrieval_cost(n, rt, to);
     const std::uint32_t weight = steal_weight(n, m_opt.steal);
     ready_queue_state& q = *m_queues[to];
@@ -89,8 +88,7 @@ class flow_queues_impl final : public flow_queues {
       q.insert(
           {m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, cost, item, &n, weight});
     }
-    if (locus::detail::worker* w = locus::detail::t_worker)
-      flow_counters::bump(m_queues[w->index()]->counters.pushed);
+    if (rt.is_current()) flow_counters::bump(m_queues[ext::this_worker_index()]->counters.pushed);
   }
 
   bool acquire(ext::worker_ref w, ext::work_item& out) override {
@@ -189,7 +187,7 @@ class flow_queues_impl final : public flow_queues {
     }
     flow_counters::bump(mine.counters.steals);
     flow_counters::bump(mine.counters.tasks_stolen, got.size());
-    locus::detail::runtime_state& rt = locus::detail::t_worker->rt();  // acquire runs on w
+    const ext::core_ref rt = w.core();
     const std::uint64_t run_cost = retrieval_cost(*got.front().node, rt, w.index());
     if (got.size() > 1) {
       std::lock_guard lk(mine.m);

@@ -13,12 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "../runtime_state.hpp"
 #include "flow_queues.hpp"
 #include "graph_state.hpp"
 #include "locus/data.hpp"
 #include "locus/detail/pool.hpp"
-#include "locus/detail/ready.hpp"
+#include "locus/ext/ready.hpp"
 #include "locus/locality/accountant.hpp"
 #include "slots.hpp"
 
@@ -97,10 +96,10 @@ void cancel(edt_node* n, const char* why) noexcept {
 /// holds most of its input datablocks' bytes (placement::near_data).
 std::uint32_t place_for(const edt_node& n) noexcept {
   graph_state& g = *n.g;
-  const std::uint32_t here = locus::detail::ready_place(*g.rt);
-  if (g.place != placement::near_data || g.rt->places.size() == 1) return here;
-  const int w = data_worker(n, *g.rt);
-  return w < 0 ? here : g.rt->workers[static_cast<std::size_t>(w)]->place();
+  const std::uint32_t here = ext::ready_place(g.rt);
+  if (g.place != placement::near_data || g.rt.num_places() == 1) return here;
+  const int w = data_worker(n, g.rt);
+  return w < 0 ? here : g.rt.place_of(static_cast<unsigned>(w));
 }
 
 /// Locality accounting (config::accounting): a task accesses the datablocks of its slots, each
@@ -131,7 +130,7 @@ void run_plain(locus::detail::runnable* r) noexcept {
   bool ran = false;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
   if (!g.failed.load(std::memory_order_relaxed)) {
-    if (g.rt->acct != nullptr) [[unlikely]]
+    if (g.rt.accounting() != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
     bool threw = false;
@@ -147,7 +146,7 @@ locus::task<void> run_edt(edt_node* n) {
   graph_state& g = *n->g;
   bool ran = false;
   if (!g.failed.load(std::memory_order_relaxed)) {
-    if (g.rt->acct != nullptr) [[unlikely]]
+    if (g.rt.accounting() != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
     try {
@@ -169,7 +168,7 @@ std::uintptr_t ready_item(edt_node* n, std::uint32_t place) {
   if (n->ops->call != nullptr) [[likely]]
     return locus::detail::runnable_item(n);
   locus::detail::frame& f = run_edt(n).release().promise();
-  locus::detail::make_detached(f, place);
+  ext::make_detached(f, place);
   return locus::detail::fresh_item(&f);
 }
 
@@ -178,30 +177,28 @@ std::uintptr_t ready_item(edt_node* n, std::uint32_t place) {
 void fire(edt_node* n, bool counted = false) {
   graph_state& g = *n->g;
   if (!counted) count_tasks(g, 0, 1);
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (g.flow == nullptr && g.place == placement::enabling_worker && w != nullptr &&
-      &w->rt() == g.rt) [[likely]] {
+  const bool here = g.rt.is_current();
+  if (g.flow == nullptr && g.place == placement::enabling_worker && here) [[likely]] {
     // The common case, make_runnable's own-deque branch with its tests already known: this
-    // worker's deque, in its place.
-    w->note_fresh_pushed();
-    w->tasks().push(ready_item(n, w->place()));  // release: publishes the node (see ready.hpp)
+    // worker's deque, in its place. Release: publishes the node (see ext/ready.hpp).
+    ext::push_own(ready_item(n, ext::this_worker_place()), true);
     return;
   }
-  if (g.flow != nullptr) {
+  if (g.flow != nullptr && here) {
     // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
-    // this worker's place (else the mailbox below, which wakes a sleeper of that place).
-    unsigned to = w != nullptr ? w->index() : 0;
-    if (w != nullptr && &w->rt() == g.rt && g.place == placement::near_data) {
-      const int d = data_worker(*n, *g.rt);
+    // this worker's place (else the place's pool below, which wakes a sleeper of that place).
+    unsigned to = ext::this_worker_index();
+    if (g.place == placement::near_data) {
+      const int d = data_worker(*n, g.rt);
       if (d >= 0) to = static_cast<unsigned>(d);
     }
-    if (w != nullptr && &w->rt() == g.rt && g.rt->workers[to]->place() == w->place()) {
-      g.flow->push(*g.rt, to, ready_item(n, w->place()), *n);
+    if (g.rt.place_of(to) == ext::this_worker_place()) {
+      g.flow->push(g.rt, to, ready_item(n, ext::this_worker_place()), *n);
       return;
     }
   }
   const std::uint32_t place = place_for(*n);
-  locus::detail::make_runnable(*g.rt, place, ready_item(n, place), true);
+  ext::make_runnable(g.rt, place, ready_item(n, place), true);
 }
 
 }  // namespace
@@ -390,9 +387,15 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
 
 graph_state* graph_create(locus::runtime& rt, graph_options o) {
   auto* g = new graph_state;
-  g->rt = &locus::detail::state_of(rt);
+  g->rt = ext::core_ref::of(rt);
   g->place = o.place;
-  g->flow = dynamic_cast<flow_queues*>(g->rt->acquire.get());
+  g->flow = dynamic_cast<flow_queues*>(g->rt.acquisition_strategy());
+  try {
+    install_debt_observer(g->rt);
+  } catch (...) {
+    delete g;
+    throw;
+  }
   return g;
 }
 
@@ -419,7 +422,7 @@ void graph_rethrow(const graph_state& g) {
 }
 
 void graph_wait(graph_state& g) {
-  if (locus::detail::t_worker != nullptr)
+  if (ext::core_ref::current())
     throw_error("locus::dataflow::graph::wait would block a worker: co_await the graph instead");
   {
     std::unique_lock lk(g.mutex);

@@ -13,10 +13,7 @@
 #include "flow_queues.hpp"
 #include "locus/dataflow/graph.hpp"
 #include "locus/detail/promise.hpp"
-
-namespace locus::detail {
-struct runtime_state;
-}
+#include "locus/ext/core.hpp"
 
 namespace locus::dataflow::detail {
 
@@ -38,7 +35,7 @@ struct graph_state {
   std::atomic<std::uint64_t> counts{k_alive};
   std::atomic<bool> failed{false};
   locus::detail::exception_slot error;  ///< first exception wins
-  locus::detail::runtime_state* rt;
+  ext::core_ref rt;                     ///< the runtime the graph's tasks run on
   placement place;
   flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
   /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
@@ -77,6 +74,9 @@ void count_tasks(graph_state& g, std::uint64_t p, std::uint64_t f) noexcept;
 /// A task left the graph: it ran or was skipped (`fired`), or was cancelled before it fired;
 /// `extra`: credits its body left over. May wake g's waiters or free g.
 void task_finished(graph_state& g, bool fired, std::uint64_t extra) noexcept;
+/// Installs on `rt` (once) the observer that pays a worker's debt of task counts when its
+/// deque runs empty (counts.cpp). Before any task of a graph on `rt` runs.
+void install_debt_observer(ext::core_ref rt);
 /// Runs task n's plain body with this thread's credits for its graph; returns the units left
 /// over (task_finished's `extra`). A body's exception is caught and recorded (graph_fail), and
 /// `threw` set.

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../runtime_state.hpp"
+#include "locus/ext/core.hpp"
+#include "recorder.hpp"
 
 namespace locus::schedule {
 
@@ -14,14 +15,15 @@ namespace detail {
 
 spawn_point previous_spawn_of(const locus::detail::frame& f) noexcept {
   spawn_point p;
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr || f.m_next_spawn == 0) return p;
-  locus::detail::runtime_state& rt = w->rt();
+  const ext::core_ref core = ext::core_ref::current();
+  if (!core || f.m_next_spawn == 0) return p;
+  const steal_recorder* rec = steal_recorder::find(core);
   const std::uint32_t id = locus::detail::schedule_phase(f.m_schedule);
-  if (!rt.tracing.load(std::memory_order_relaxed) || id == locus::detail::k_no_phase) return p;
-  const auto n = static_cast<std::uint32_t>(rt.workers.size());
+  if (rec == nullptr || !rec->on.load(std::memory_order_relaxed) || id == locus::detail::k_no_phase)
+    return p;
+  const auto n = core.num_workers();
   p.traced = true;
-  p.phase_worker = id % n;  // trace_pickup's phase id: seq * workers + worker
+  p.phase_worker = id % n;  // the recorder's phase id: seq * workers + worker
   p.phase_seq = id / n;
   p.level = f.m_level;
   p.spawn_index = f.m_next_spawn - 1;

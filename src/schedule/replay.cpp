@@ -24,13 +24,12 @@
 #include <string>
 #include <thread>
 
+#include "locus/ext/observer.hpp"
 #include "replay_state.hpp"
 
 namespace locus::schedule {
 
 using locus::detail::frame;
-using locus::detail::k_cache_line;
-using locus::detail::runtime_state;
 
 std::string_view to_string(replay_mode m) noexcept {
   switch (m) {
@@ -72,31 +71,6 @@ replay_report replay_scheduler::report() const {
 static_assert(k_no_node == ext::spawn_site::k_builtin,
               "a frame outside the template carries the slot that skips the spawn rule");
 
-namespace {
-
-/// Cilk's look: as many uniform random victims as there are other workers, then the mailbox.
-bool random_look(ext::worker_ref& w, ext::work_item& out) {
-  const unsigned n = w.num_workers();
-  for (unsigned k = 0; k + 1 < n; ++k) {
-    unsigned v = w.random_below(n - 1);
-    if (v >= w.index()) ++v;
-    if (w.steal_from(v, out)) return true;
-  }
-  return false;
-}
-
-bool take_buffer(donation_buffer& b, ext::work_item& out) {
-  if (b.size.load(std::memory_order_relaxed) == 0) return false;
-  std::lock_guard lk(b.mutex);
-  if (b.items.empty()) return false;
-  out = b.items.front();  // oldest first: the order donations arrived in
-  b.items.pop_front();
-  b.size.store(b.items.size(), std::memory_order_relaxed);
-  return true;
-}
-
-}  // namespace
-
 bool replay_scheduler::acquire(ext::worker_ref w, ext::work_item& out) {
   // A look must not act on a plan older than the one armed when the phase's work appeared (a
   // look that began unarmed and steals at random after the arm would break a strict replay:
@@ -117,77 +91,112 @@ bool replay_scheduler::acquire(ext::worker_ref w, ext::work_item& out) {
   return got;
 }
 
-bool replay_scheduler::look(ext::worker_ref& w, plan* p, ext::work_item& out) {
-  state& st = *m_state;
-  if (p == nullptr) {
-    // Between phases: Cilk's random stealing.
-    if (random_look(w, out)) return true;
-    return w.take_mail(w.place(), out);
-  }
+// The three replay modes are combinations of three parts (docs/design/0008, "Replay"):
+//
+//   mode    ordered slots   donation pool   random stealing (the built-in Cilk acquisition)
+//   stows        x
+//   stuws                        x
+//   relws                        x                 x
+//
+// Each part is a function below; a look runs the parts of its plan's combination in order,
+// then takes the place's pool (remote spawns and frames sent home: placements, not steals).
+// Between phases a look is the built-in Cilk acquisition alone.
+
+namespace {
+
+/// The parts a plan combines.
+struct combination {
+  bool ordered_slots = false;  ///< StOWS: each worker takes its slots in the template's order
+  bool donation_pool = false;  ///< StUWS, RelWS, designed: each worker's donation pool, any order
+  bool random_steals = false;  ///< RelWS: Cilk's random stealing when the pool is empty
+};
+
+constexpr combination combination_of(replay_mode mode, bool designed) noexcept {
+  if (mode == replay_mode::stows && !designed) return {true, false, false};
+  return {false, true, mode == replay_mode::relws};
+}
+
+}  // namespace
+
+bool replay_scheduler::take_slot(ext::worker_ref& w, plan& p, ext::work_item& out) {
   const unsigned me = w.index();
-  if (p->mode == replay_mode::stows && !p->designed) {
-    worker_plan& wp = p->workers[me];
-    slot* s = p->slots[me].get();
-    const std::uint32_t n = p->slot_count[me];
-    // Only this worker marks its slots taken, so a relaxed read suffices to skip them.
-    while (wp.cursor < n && s[wp.cursor].state.load(std::memory_order_relaxed) == k_taken)
+  worker_plan& wp = p.workers[me];
+  slot* s = p.slots[me].get();
+  const std::uint32_t n = p.slot_count[me];
+  // Only this worker marks its slots taken, so a relaxed read suffices to skip them.
+  while (wp.cursor < n && s[wp.cursor].state.load(std::memory_order_relaxed) == k_taken)
+    ++wp.cursor;
+  if (wp.cursor < n) {
+    // Acquire: pairs with the donor's release store; the frame's state comes with it.
+    const std::uint64_t v = s[wp.cursor].state.load(std::memory_order_acquire);
+    if (v != 0 && v != k_claimed) {
+      s[wp.cursor].state.store(k_taken, std::memory_order_relaxed);
+      out = {static_cast<std::uintptr_t>(v), s[wp.cursor].from};
       ++wp.cursor;
-    if (wp.cursor < n) {
-      // Acquire: pairs with the donor's release store; the frame's state comes with it.
-      const std::uint64_t v = s[wp.cursor].state.load(std::memory_order_acquire);
-      if (v != 0 && v != k_claimed) {
-        s[wp.cursor].state.store(k_taken, std::memory_order_relaxed);
-        out = {static_cast<std::uintptr_t>(v), s[wp.cursor].from};
-        ++wp.cursor;
-        wp.fails = 0;
-        wp.quiet_since = -1;
-        return true;
-      }
-    }
-    if (w.take_mail(w.place(), out)) return true;  // remote spawns: placements, not steals
-    // Rule 4.2: the next slot may belong to a steal point this computation never reaches.
-    // Nothing running anywhere means nothing can fill it any more: take a later ready slot
-    // (never dropping the skipped one, which is still taken if it ever fills). A worker that
-    // has just taken an item counts as idle until it turns active, and may be preempted in
-    // between, so the runtime must look quiet for k_quiet_us on every look of this worker;
-    // if it fires early all the same, the order differs, the mapping does not.
-    if (++wp.fails < k_patience) return false;
-    if (w.active_workers() != 0) {
+      wp.fails = 0;
       wp.quiet_since = -1;
-      return false;
+      return true;
     }
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                                 std::chrono::steady_clock::now().time_since_epoch())
-                                 .count();
-    if (wp.quiet_since < 0) wp.quiet_since = now;
-    if (now - wp.quiet_since >= k_quiet_us) {
-      for (std::uint32_t j = wp.cursor; j < n; ++j) {
-        const std::uint64_t v = s[j].state.load(std::memory_order_acquire);
-        if (v == 0 || v == k_claimed || v == k_taken) continue;
-        s[j].state.store(k_taken, std::memory_order_relaxed);
-        out = {static_cast<std::uintptr_t>(v), s[j].from};
-        p->out_of_order.fetch_add(1, std::memory_order_relaxed);
-        wp.fails = 0;
-        wp.quiet_since = -1;
-        return true;
-      }
-    }
+  }
+  return false;
+}
+
+bool replay_scheduler::take_slot_out_of_order(ext::worker_ref& w, plan& p, ext::work_item& out) {
+  // Rule 4.2: the next slot may belong to a steal point this computation never reaches.
+  // Nothing running anywhere means nothing can fill it any more: take a later ready slot
+  // (never dropping the skipped one, which is still taken if it ever fills). A worker that
+  // has just taken an item counts as idle until it turns active, and may be preempted in
+  // between, so the runtime must look quiet for k_quiet_us on every look of this worker;
+  // if it fires early all the same, the order differs, the mapping does not.
+  const unsigned me = w.index();
+  worker_plan& wp = p.workers[me];
+  if (++wp.fails < k_patience) return false;
+  if (w.active_workers() != 0) {
+    wp.quiet_since = -1;
     return false;
   }
-  // stuws, relws, designed: the donation buffer, in any order; then the mailbox.
-  if (take_buffer(st.buffers[me], out)) return true;
-  if (w.take_mail(w.place(), out)) return true;
-  if (p->mode != replay_mode::relws) return false;
-  if (!random_look(w, out)) return false;
-  p->random_steals.fetch_add(1, std::memory_order_relaxed);
-  if (p->designed && !locus::detail::is_runnable(out.bits)) {
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  if (wp.quiet_since < 0) wp.quiet_since = now;
+  if (now - wp.quiet_since < k_quiet_us) return false;
+  slot* s = p.slots[me].get();
+  const std::uint32_t n = p.slot_count[me];
+  for (std::uint32_t j = wp.cursor; j < n; ++j) {
+    const std::uint64_t v = s[j].state.load(std::memory_order_acquire);
+    if (v == 0 || v == k_claimed || v == k_taken) continue;
+    s[j].state.store(k_taken, std::memory_order_relaxed);
+    out = {static_cast<std::uintptr_t>(v), s[j].from};
+    p.out_of_order.fetch_add(1, std::memory_order_relaxed);
+    wp.fails = 0;
+    wp.quiet_since = -1;
+    return true;
+  }
+  return false;
+}
+
+bool replay_scheduler::steal_at_random(ext::worker_ref& w, plan& p, ext::work_item& out) {
+  // The built-in Cilk acquisition: random victims, then the place's pool.
+  if (!m_random->acquire(w, out)) return false;
+  if (out.from == ext::work_item::k_from_mailbox) return true;  // a placement, not a steal
+  p.random_steals.fetch_add(1, std::memory_order_relaxed);
+  if (p.designed && !locus::detail::is_runnable(out.bits)) {
     // A stolen frame heads the thief's phase: it may designate (the validity rule). A runnable
     // (a data-driven task, detail/frame.hpp) has no frame and heads nothing.
-    frame* f = locus::detail::item_frame(out.bits);
-    f->m_schedule =
-        locus::detail::make_schedule(locus::detail::schedule_phase(f->m_schedule), f->m_level);
+    ext::task_ref t = ext::task_ref::of_item(out.bits);
+    t.set(t.phase(), t.level());
   }
   return true;
+}
+
+bool replay_scheduler::look(ext::worker_ref& w, plan* p, ext::work_item& out) {
+  if (p == nullptr) return m_random->acquire(w, out);  // between phases: Cilk's
+  const combination c = combination_of(p->mode, p->designed);
+  if (c.ordered_slots && take_slot(w, *p, out)) return true;
+  if (c.donation_pool && w.take_from(m_state->buffers[w.index()]->pool, out)) return true;
+  if (c.random_steals) return steal_at_random(w, *p, out);  // the place's pool included
+  if (w.take_mail(w.place(), out)) return true;
+  return c.ordered_slots && take_slot_out_of_order(w, *p, out);
 }
 
 bool replay_scheduler::may_sleep(ext::worker_ref /*w*/) noexcept {
@@ -279,16 +288,16 @@ bool replay_scheduler::donate(ext::worker_ref w, unsigned to, ext::work_item ite
     // Release: the frame's state (its slot, its expected count) before the receiver runs it.
     s.state.store(item.bits, std::memory_order_release);
   } else {
-    donation_buffer& b = st.buffers[to];
-    std::lock_guard lk(b.mutex);
-    if (b.items.size() >= st.options.buffer_capacity) {
+    // The pool is bounded (replay_options::buffer_capacity); its push wakes a sleeper of the
+    // receiver's domain (workers do not sleep while a plan is armed, see may_sleep).
+    if (!st.buffers[to]->pool.push(item)) {
       p->kept_full.fetch_add(1, std::memory_order_relaxed);
       return false;
     }
-    b.items.push_back(item);
-    b.size.store(b.items.size(), std::memory_order_relaxed);
   }
   p->donations.fetch_add(1, std::memory_order_relaxed);
+  // The pool woke one sleeper of the receiver's domain, maybe not the receiver: wake them all
+  // (one load per domain when nobody sleeps, as workers do not while a plan is armed).
   w.wake_sleepers();
   return true;
 }

@@ -10,12 +10,13 @@
 #include <thread>
 #include <utility>
 
+#include "locus/ext/pool.hpp"
+#include "recorder.hpp"
 #include "replay_state.hpp"
 
 namespace locus::schedule {
 
 using locus::detail::frame;
-using locus::detail::runtime_state;
 
 namespace detail {
 
@@ -92,29 +93,33 @@ std::unique_ptr<plan> make_plan(const steal_tree* tmpl, replay_mode mode, unsign
 
 }  // namespace
 
-void phase::start(runtime_state& rt, frame& root, std::uint32_t place) {
-  if (rt.phase_running.exchange(true, std::memory_order_acq_rel))
+void phase::start(ext::core_ref core, std::uintptr_t root, std::uint32_t place) {
+  m_info.kind = m_replayer == nullptr ? "traced" : m_tmpl == nullptr ? "designed" : "replayed";
+  m_info.mode = m_replayer == nullptr ? std::string_view{} : to_string(m_mode);
+  m_info.recording = m_trace;
+  if (!core.begin_phase(&m_info))
     throw std::logic_error(
         "locus::schedule: a traced or replayed phase is already running on this runtime; one "
         "at a time");
-  m_state = &rt;
+  m_core = core;
   try {
-    publish(rt, root, place);
+    publish(core, root, place);
   } catch (...) {
     // Nothing was published (every step that can throw comes before the root's hand-over),
     // so no worker runs anything of this phase: undo the arm and let run() rethrow.
-    rt.tracing.store(false, std::memory_order_relaxed);
+    if (steal_recorder* rec = steal_recorder::find(core))
+      rec->on.store(false, std::memory_order_relaxed);
     if (m_replayer != nullptr)
       m_replayer->internals().armed.store(nullptr, std::memory_order_release);
-    rt.phase_running.store(false, std::memory_order_release);
+    core.end_phase();
     throw;
   }
   m_started = true;
 }
 
-void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
-  const auto n = static_cast<unsigned>(rt.workers.size());
-  if (m_replayer != nullptr && m_replayer->internals().buffers != nullptr &&
+void phase::publish(ext::core_ref core, std::uintptr_t root, std::uint32_t place) {
+  const unsigned n = core.num_workers();
+  if (m_replayer != nullptr && !m_replayer->internals().buffers.empty() &&
       m_replayer->internals().buffer_workers != n)
     throw std::logic_error("locus::schedule: this replay_scheduler already serves a runtime of " +
                            std::to_string(m_replayer->internals().buffer_workers) +
@@ -124,30 +129,30 @@ void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
   if (m_trace) {
     // No traced work exists yet and none of the previous phase is left (its run returned),
     // so no worker writes the logs now; the root's publication below orders these writes
-    // before every record of this phase.
-    for (auto& t : rt.traces) {
-      t.log.clear();
-      t.next_seq = 0;
-      t.overflow = false;
-    }
-    rt.traced_root = {};
-    rt.tracing.store(true, std::memory_order_relaxed);
+    // (and the recorder's installation) before every record of this phase.
+    steal_recorder& rec = steal_recorder::of(core);
+    rec.clear();
+    rec.on.store(true, std::memory_order_relaxed);
   }
   if (m_replayer == nullptr) {
-    locus::detail::post_to_place(rt, place, locus::detail::fresh_item(&root));
+    core.post(place, root);
     return;
   }
   replay_scheduler::state& st = m_replayer->internals();
-  if (st.buffers == nullptr) {
-    // First arm: no plan was ever visible, so no worker touches the buffers yet.
-    st.buffers = std::make_unique<donation_buffer[]>(n);
+  if (st.buffers.empty()) {
+    // First arm: no plan was ever visible, so no worker touches the buffers yet. Each is bound
+    // to its worker's idle domain (ext/pool.hpp), for good: the runtime holds this scheduler.
+    for (unsigned i = 0; i < n; ++i) {
+      st.buffers.push_back(std::make_unique<donation_buffer>(st.options.buffer_capacity));
+      ext::bind_pool(core, i, st.buffers.back()->pool);
+    }
     st.buffer_workers = n;
   }
   plan* p = fresh.get();
   st.plans.push_back(std::move(fresh));
   // The root goes to the template's root worker, as the first donation (the paper's); a
   // designed phase starts on worker 0.
-  const ext::work_item item{locus::detail::fresh_item(&root), ext::work_item::k_from_mailbox};
+  const ext::work_item item{root, ext::work_item::k_from_mailbox};
   const unsigned to = p->designed ? 0 : p->tree->root().worker;
   // The arm (see replay_scheduler::acquire): the plan, seq_cst; then wait out every look that
   // may have read an older plan; only then the root. A look never blocks, so this ends.
@@ -162,18 +167,19 @@ void phase::publish(runtime_state& rt, frame& root, std::uint32_t place) {
     s.from = item.from;
     s.state.store(item.bits, std::memory_order_release);  // the owner's acquire load pairs
   } else {
-    donation_buffer& b = st.buffers[to];
-    std::lock_guard lk(b.mutex);
-    b.items.push_back(item);  // if this throws, start() disarms; nothing was handed over
-    b.size.store(b.items.size(), std::memory_order_relaxed);
+    // Unbounded for the root: the buffer is empty before a phase (its items all ran). If this
+    // throws, start() disarms; nothing was handed over.
+    if (!st.buffers[to]->pool.push(item))
+      throw std::logic_error("locus::schedule: a donation buffer is not empty before a phase");
   }
   // Workers asleep since before the arm: wake them all; none sleeps again while armed.
-  ext::worker_ref(*rt.workers[0], rt).wake_sleepers();
+  core.wake_all();
 }
 
-void phase::finish(runtime_state& rt) noexcept {
+void phase::finish(ext::core_ref core) noexcept {
   if (!m_started) return;
-  rt.tracing.store(false, std::memory_order_relaxed);
+  if (steal_recorder* rec = steal_recorder::find(core))
+    rec->on.store(false, std::memory_order_relaxed);
   if (m_replayer != nullptr) {
     replay_scheduler::state& st = m_replayer->internals();
     plan* p = st.armed.exchange(nullptr, std::memory_order_acq_rel);
@@ -188,7 +194,7 @@ void phase::finish(runtime_state& rt) noexcept {
       st.last = r;
     }
   }
-  rt.phase_running.store(false, std::memory_order_release);
+  core.end_phase();
 }
 
 namespace {
@@ -264,29 +270,28 @@ steal_tree valid_trace(steal_tree t) {
 }  // namespace
 
 steal_tree phase::take_tree() {
-  if (m_state == nullptr || !m_trace)
+  if (!m_core || !m_trace)
     throw std::logic_error("locus::schedule: no traced phase ran to take a steal tree from");
-  runtime_state& rt = *m_state;
-  const auto n = static_cast<unsigned>(rt.workers.size());
+  detail::steal_recorder& rec = detail::steal_recorder::of(m_core);
+  const unsigned n = m_core.num_workers();
   std::vector<steal_log> logs(n);
   for (unsigned w = 0; w < n; ++w) {
-    if (rt.traces[w].overflow)
+    if (rec.traces()[w].overflow)
       throw std::runtime_error("locus::schedule: the phase's steal tree is incomplete: worker " +
                                std::to_string(w) +
                                " could not record a steal (phase ids or memory exhausted)");
-    logs[w] = rt.traces[w].log;
+    logs[w] = rec.traces()[w].log;
   }
-  const locus::detail::trace_root root = rt.traced_root;
+  const detail::trace_root root = rec.root();
   if (!root.seen)
     throw std::runtime_error("locus::schedule: the traced phase's root was never picked up");
   return valid_trace(assemble(n, root.worker, root.seq, 0, logs, m_rt->cfg().topology));
 }
 
 bool steals_possible_below(const frame& f) noexcept {
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr) return true;
-  runtime_state& rt = w->rt();
-  auto* r = rt.spawn != nullptr ? dynamic_cast<replay_scheduler*>(rt.spawn.get()) : nullptr;
+  const ext::core_ref core = ext::core_ref::current();
+  if (!core) return true;
+  auto* r = dynamic_cast<replay_scheduler*>(core.spawn_strategy());
   const plan* p = r != nullptr ? r->internals().armed.load(std::memory_order_acquire) : nullptr;
   if (p == nullptr || p->designed || p->mode == replay_mode::relws) return true;
   const node_id n = locus::detail::schedule_slot(f.m_schedule);
@@ -303,19 +308,21 @@ bool steals_possible_below(const frame& f) noexcept {
 }
 
 void designate(frame& f, unsigned worker) {
-  locus::detail::worker* w = locus::detail::t_worker;
-  if (w == nullptr) locus::detail::throw_not_on_worker("designate_after_next_spawn");
-  runtime_state& rt = w->rt();
-  auto* r = rt.spawn != nullptr ? dynamic_cast<replay_scheduler*>(rt.spawn.get()) : nullptr;
+  const ext::core_ref core = ext::core_ref::current();
+  if (!core)
+    throw std::logic_error(
+        "locus: designate_after_next_spawn must be used inside a task running on a locus "
+        "runtime");
+  auto* r = dynamic_cast<replay_scheduler*>(core.spawn_strategy());
   plan* p = r != nullptr ? r->internals().armed.load(std::memory_order_acquire) : nullptr;
   if (p == nullptr || !p->designed)
     throw std::logic_error(
         "locus::schedule::designate_after_next_spawn: valid only in a designed phase "
         "(locus::schedule::run_designed on a runtime with the replay scheduler)");
-  if (worker >= rt.workers.size())
+  if (worker >= core.num_workers())
     throw std::out_of_range("locus::schedule::designate_after_next_spawn(" +
                             std::to_string(worker) + "): expected a worker below " +
-                            std::to_string(rt.workers.size()));
+                            std::to_string(core.num_workers()));
   const std::uint32_t head = locus::detail::schedule_slot(f.m_schedule);
   if (head != f.m_level)
     throw std::logic_error(
@@ -323,7 +330,7 @@ void designate(frame& f, unsigned worker) {
         std::to_string(f.m_level) +
         " does not head its phase (its parent's continuation was not designated at its "
         "spawn): a designated continuation's parent must itself have a stolen continuation");
-  p->workers[w->index()].designation = worker;
+  p->workers[ext::this_worker_index()].designation = worker;
 }
 
 }  // namespace detail

@@ -11,12 +11,12 @@
 #include <optional>
 #include <vector>
 
-#include "../runtime_state.hpp"
+#include "locus/ext/pool.hpp"
 #include "locus/schedule/replay.hpp"
 
 namespace locus::schedule {
 
-using locus::detail::k_cache_line;
+inline constexpr std::size_t k_cache_line = 64;
 
 namespace replay_internal {
 
@@ -91,12 +91,11 @@ struct plan {
   }
 };
 
-/// A worker's donation buffer (stuws, relws, designed phases): bounded, under a mutex (the
-/// paper's), `size` for a look without the lock.
+/// A worker's donation buffer (stuws, relws, designed phases): a bounded shared pool (the
+/// paper's buffer under a mutex), bound to its worker's idle domain (ext/pool.hpp).
 struct alignas(k_cache_line) donation_buffer {
-  std::mutex mutex;
-  std::deque<ext::work_item> items;
-  std::atomic<std::size_t> size{0};
+  explicit donation_buffer(std::size_t capacity) : pool(capacity) {}
+  ext::shared_pool pool;
 };
 
 /// What plan a worker's acquire() call works with (see replay_scheduler::acquire and the arm
@@ -117,8 +116,9 @@ struct replay_scheduler::state {
   /// Every plan ever armed. A worker may still be inside acquire() with a plan it loaded just
   /// before the disarm; plans live as long as the scheduler (a few bytes per template node).
   std::vector<std::unique_ptr<plan>> plans;
-  /// Per worker; allocated by the first arm (before any plan is visible), never resized.
-  std::unique_ptr<donation_buffer[]> buffers;
+  /// Per worker; allocated and bound by the first arm (before any plan is visible), never
+  /// resized.
+  std::vector<std::unique_ptr<donation_buffer>> buffers;
   unsigned buffer_workers = 0;
   replay_report last;  ///< the report of the last disarmed plan
 };

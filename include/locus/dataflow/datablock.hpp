@@ -28,7 +28,7 @@ struct block_core {
   std::atomic<std::uint32_t> home_bits{0};  ///< a locus::home; relaxed (a hint, publishes nothing)
   std::size_t bytes = 0;
   void* data = nullptr;
-  void* rt = nullptr;  ///< the runtime_state whose home map holds the pages, or null
+  void* rt = nullptr;  ///< the runtime (ext::core_ref::raw) whose home map holds the pages
   bool owns = true;    ///< false for datablock::wrap: the bytes are the caller's
 };
 block_core* block_create(std::size_t bytes);

@@ -41,7 +41,7 @@
 
 #include "locus/detail/frame.hpp"
 #include "locus/detail/pool.hpp"
-#include "locus/detail/ready.hpp"
+#include "locus/ext/ready.hpp"
 
 namespace locus::dataflow {
 
@@ -200,7 +200,7 @@ class value_core<void> final : public event_core {
 
 /// co_await on an event in a locus task. Suspends the frame (the worker goes on with other
 /// work) and, when the event fires, makes it runnable on the firing worker's deque (or its
-/// place's mailbox: detail/ready.hpp). Holds a reference to the event while it waits.
+/// place's pool: ext/ready.hpp). Holds a reference to the event while it waits.
 class event_awaiter : private waiter {
  public:
   explicit event_awaiter(event_core* e) noexcept : m_event(e) { m_event->add_ref(); }
@@ -216,9 +216,8 @@ class event_awaiter : private waiter {
     static_assert(std::is_base_of_v<locus::detail::frame, P>,
                   "co_await on a locus::dataflow event is supported inside locus tasks only");
     locus::detail::frame& f = h.promise();
-    m_rt = locus::detail::current_runtime();
-    if (m_rt == nullptr)
-      throw_error("locus::dataflow: co_await on an event must run on a locus worker");
+    m_rt = ext::core_ref::current();
+    if (!m_rt) throw_error("locus::dataflow: co_await on an event must run on a locus worker");
     m_frame = &f;
     notify = &resume;
     // After a successful add the frame may be resumed on another worker at once: touch
@@ -238,14 +237,13 @@ class event_awaiter : private waiter {
   static void resume(waiter* w, bool /*fired: await_resume reads the event's state*/) noexcept {
     auto* self = static_cast<event_awaiter*>(w);
     locus::detail::frame* f = self->m_frame;
-    // A resumption, not a fresh task (ready.hpp). The push's release publishes the event's
+    // A resumption, not a fresh task (ext/ready.hpp). The push's release publishes the event's
     // state, which we acquired in the exchange, to whoever resumes the frame.
-    locus::detail::make_runnable(*self->m_rt, f->m_place, locus::detail::continuation_item(f, true),
-                                 false);
+    ext::make_runnable(self->m_rt, f->m_place, locus::detail::continuation_item(f, true), false);
   }
   event_core* m_event;
   locus::detail::frame* m_frame = nullptr;
-  locus::detail::runtime_state* m_rt = nullptr;
+  ext::core_ref m_rt;
 };
 
 template <class T>

@@ -41,7 +41,7 @@ enum class frame_kind : std::uint8_t {
   spawned,      ///< spawn: completion pops the parent back or joins it
   async,        ///< async: completion arrives at the finish scope; the frame frees itself
   finish_body,  ///< body of co_await finish(...): completion arrives at that scope
-  detached,  ///< started by an extension (detail/ready.hpp): nobody joins it; completion frees it
+  detached,     ///< started by an extension (ext/ready.hpp): nobody joins it; completion frees it
 };
 
 /// First exception wins; the rest are dropped. Writers may race (children on several

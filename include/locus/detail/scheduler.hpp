@@ -34,6 +34,26 @@ std::coroutine_handle<> join_parent(frame& parent) noexcept;
 [[noreturn]] void throw_not_on_worker(const char* what);
 [[nodiscard]] std::uint32_t num_places_of(const worker& w) noexcept;
 
+/// The bookkeeping of a work-first spawn before the parent's continuation is made stealable:
+/// returns that continuation's item (spawn_start pushes it; spawn_custom places it).
+LOCUS_ALWAYS_INLINE inline std::uintptr_t start_work_first(worker& w, frame& parent, frame& child,
+                                                           bool is_async) noexcept {
+  child.m_work_first = true;
+  child.m_parent_expected = parent.m_expected;  // see future::reset
+  counters::bump(w.stats().spawns_work_first);
+  return continuation_item(&parent, is_async);
+}
+
+/// The bookkeeping of a help-first spawn: returns the child's item to make stealable.
+LOCUS_ALWAYS_INLINE inline std::uintptr_t start_help_first(worker& w, frame& parent, frame& child,
+                                                           bool is_async) noexcept {
+  child.m_work_first = false;
+  if (!is_async) ++parent.m_expected;
+  w.note_fresh_pushed();
+  counters::bump(w.stats().spawns_help_first);
+  return fresh_item(&child);
+}
+
 /// Starts `child` of `parent` by spawn (Async false) or async. Returns what to run next.
 template <bool Async>
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, frame& child,
@@ -51,17 +71,10 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, fr
   if (choice == spawn_choice::custom) [[unlikely]]
     return spawn_custom(w, parent, child, Async);
   if (choice == spawn_choice::work_first) {
-    child.m_work_first = true;
-    child.m_parent_expected = parent.m_expected;  // see future::reset
-    counters::bump(w.stats().spawns_work_first);
-    w.tasks().push(continuation_item(&parent, Async));
+    w.tasks().push(start_work_first(w, parent, child, Async));
     return transfer(child.handle());
   }
-  child.m_work_first = false;
-  if constexpr (!Async) ++parent.m_expected;
-  w.note_fresh_pushed();
-  counters::bump(w.stats().spawns_help_first);
-  w.tasks().push(fresh_item(&child));
+  w.tasks().push(start_help_first(w, parent, child, Async));
   return transfer(parent.handle());
 }
 

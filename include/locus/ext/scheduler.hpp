@@ -4,8 +4,9 @@
 // strategies"; docs/design/0006-scheduler-strategies.md):
 //   (a) the spawn rule: at a spawn, does the child run now (work-first: the parent's
 //       continuation becomes stealable) or go on the deque (help-first)?
-//   (b) the placement: where stealable work goes (today: the spawning worker's own deque, or a
-//       place's mailbox for spawn(t, at(p)));
+//   (b) the placement: where stealable work goes: the spawning worker's own deque, another
+//       worker (a donation), a place's pool, or a shared pool the strategy owns
+//       (locus/ext/pool.hpp);
 //   (c) the acquisition: where an idle worker looks for work, in what order.
 // The built-in schedulers are combinations of built-in strategies:
 //   slaw — SLAW's adaptive spawn rule (INT, F, S), own-deque placement, SLAW's acquisition:
@@ -15,7 +16,8 @@
 //          workers, one place.
 // A scheduler made elsewhere (steal-tree replay, LAWS, CAB, the dataflow queues) supplies its
 // own strategies through config::custom_scheduler and reaches the workers only through
-// worker_ref below, never through a worker's fields.
+// worker_ref below and the rest of locus/ext/ (core.hpp, observer.hpp, pool.hpp, ready.hpp),
+// never through a worker's fields.
 //
 // Invariants every strategy keeps (the core relies on them):
 //   * an item obtained by acquire() is run exactly once: an acquisition hands an item either
@@ -34,17 +36,11 @@
 #include <string_view>
 #include <vector>
 
-namespace locus {
-class topology;
-}
-
-namespace locus::detail {
-class worker;
-struct runtime_state;
-struct frame;
-}  // namespace locus::detail
+#include "locus/ext/core.hpp"
 
 namespace locus::ext {
+
+class shared_pool;
 
 /// An item of work: a tagged frame or runnable pointer as the deques and mailboxes hold it
 /// (detail/frame.hpp). Opaque to strategies: they move items, they do not look inside (one that
@@ -60,6 +56,13 @@ struct work_item {
 class worker_ref {
  public:
   worker_ref(detail::worker& w, detail::runtime_state& rt) noexcept : m_w(&w), m_rt(&rt) {}
+  /// The calling thread's worker; valid only on a worker (core_ref::current() is not null).
+  [[nodiscard]] static worker_ref current() noexcept {
+    detail::worker* w = detail::t_worker;
+    return worker_ref(*w, w->rt());
+  }
+  /// The runtime this worker belongs to.
+  [[nodiscard]] core_ref core() const noexcept { return core_ref(m_rt); }
 
   [[nodiscard]] unsigned index() const noexcept;
   [[nodiscard]] unsigned place() const noexcept;
@@ -82,6 +85,8 @@ class worker_ref {
   bool steal_from(unsigned victim, work_item& out) noexcept;
   /// Try to take the oldest item of place p's mailbox (counted as a mailbox take).
   bool take_mail(unsigned p, work_item& out);
+  /// Try to take the oldest item of a strategy's pool (not counted: the strategy counts).
+  bool take_from(shared_pool& pool, work_item& out);
 
   /// From acquire() only (this worker's own thread): spawn with the scheduler's custom rule
   /// (true, the default) or with the built-in work-first rule, inline and free of the custom
@@ -137,9 +142,13 @@ struct spawn_site {
   std::uint32_t child_slot = 0;
   // Out: the decision.
   bool work_first = true;  ///< run the child now; the parent's continuation is stealable
-  /// (b) placement: k_keep puts the stealable part (the continuation when work_first, else the
-  /// child) on the own deque; a worker index hands it to spawn_rule::donate for that worker.
+  /// (b) placement, in this order: a pool (to_pool), a place's pool (to_place), a worker
+  /// (donate_to: spawn_rule::donate decides), else the own deque. Each applies to the
+  /// stealable part: the continuation when work_first, else the child. A full pool or a
+  /// refused donation falls back to the own deque.
   unsigned donate_to = k_keep;
+  unsigned to_place = k_keep;      ///< a place index: its pool (core_ref::place_pool)
+  shared_pool* to_pool = nullptr;  ///< a pool the strategy owns (bound: its domain is woken)
 };
 
 /// (a) A spawn rule that is not one of the built-in policies, and (b) the placement of the

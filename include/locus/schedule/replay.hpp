@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/runtime.hpp"
 #include "locus/schedule/steal_tree.hpp"
@@ -102,8 +103,13 @@ class replay_scheduler final : public ext::acquisition,
   [[nodiscard]] state& internals() noexcept { return *m_state; }
 
  private:
+  // The parts the modes combine (src/schedule/replay.cpp).
   bool look(ext::worker_ref& w, struct plan* p, ext::work_item& out);
+  bool take_slot(ext::worker_ref& w, struct plan& p, ext::work_item& out);
+  bool take_slot_out_of_order(ext::worker_ref& w, struct plan& p, ext::work_item& out);
+  bool steal_at_random(ext::worker_ref& w, struct plan& p, ext::work_item& out);
   std::unique_ptr<state> m_state;
+  std::shared_ptr<ext::acquisition> m_random = ext::random_acquisition();
 };
 
 [[nodiscard]] std::shared_ptr<replay_scheduler> make_replay_scheduler(replay_options options = {});
@@ -122,7 +128,7 @@ struct traced<void> {
 namespace detail {
 
 /// The start and end of a traced, replayed or designed phase (runtime::run's hooks).
-class phase final : public locus::detail::phase_hooks {
+class phase final : public ext::phase_hooks {
  public:
   /// `replayer` null: a traced phase on any scheduler. Else the runtime's replay scheduler;
   /// `tmpl` the template (null: a designed phase, led by designate_after_next_spawn).
@@ -131,17 +137,17 @@ class phase final : public locus::detail::phase_hooks {
   ~phase();
   phase(const phase&) = delete;
   phase& operator=(const phase&) = delete;
-  void start(locus::detail::runtime_state& rt, locus::detail::frame& root,
-             std::uint32_t place) override;
-  void finish(locus::detail::runtime_state& rt) noexcept override;
+  void start(ext::core_ref core, std::uintptr_t root, std::uint32_t place) override;
+  void finish(ext::core_ref core) noexcept override;
   /// The phase's steal tree (a traced phase, after it returned). Throws std::runtime_error if
   /// the recording was incomplete.
   [[nodiscard]] steal_tree take_tree();
 
  private:
-  void publish(locus::detail::runtime_state& rt, locus::detail::frame& root, std::uint32_t place);
+  void publish(ext::core_ref core, std::uintptr_t root, std::uint32_t place);
   runtime* m_rt;
-  locus::detail::runtime_state* m_state = nullptr;  ///< set by start()
+  ext::core_ref m_core;  ///< set by start()
+  ext::phase_info m_info;
   bool m_trace;
   replay_scheduler* m_replayer;
   const steal_tree* m_tmpl;

@@ -1,6 +1,7 @@
-// locus/detail/ready.hpp — the core's entry point for work that becomes runnable without a
+// locus/ext/ready.hpp — the core's entry point for work that becomes runnable without a
 // spawn: a data-driven task whose last dependence was satisfied, a frame whose awaited event
-// fired. The dataflow extension (locus/dataflow/) reaches the scheduler only through this.
+// fired. The dataflow extension (locus/dataflow/) reaches the scheduler through this and the
+// rest of locus/ext/ only.
 //
 // Three kinds of item go through here, all ordinary deque items, so thieves, mailboxes, the
 // idle protocol and the place rule treat them like any other:
@@ -24,67 +25,52 @@
 //     continuation as usual, so the join protocol of docs/design/0002 holds unchanged.)
 //
 // Wake-ups: pushing onto the calling worker's own deque needs no wake-up: the caller is an
-// active worker, and the idle protocol (runtime_state.hpp) keeps a thief awake while any
-// worker is active. A post to a mailbox wakes a sleeper of that place (post_to_place).
+// active worker, and the idle protocol (docs/design/0003) keeps a thief awake while any
+// worker is active. A post to a mailbox wakes a sleeper of that place (core_ref::post).
 #pragma once
 
 #include <cstdint>
 
 #include "locus/detail/frame.hpp"
 #include "locus/detail/worker.hpp"
+#include "locus/ext/core.hpp"
 
-namespace locus::detail {
-
-struct runtime_state;
+namespace locus::ext {
 
 /// The finish scope of asyncs started by a detached frame outside any co_await finish(...): it
 /// never drains (nobody waits on it). Wrap asyncs inside a data-driven task in a finish.
-[[nodiscard]] finish_scope& detached_scope() noexcept;
-
-/// Post `item` to place `place`'s mailbox of runtime `rt` and wake a sleeper there. Out of line
-/// (src/dataflow/ready.cpp). Throws std::bad_alloc if the mailbox cannot grow.
-void post_ready(runtime_state& rt, std::uint32_t place, std::uintptr_t item);
+[[nodiscard]] detail::finish_scope& detached_scope() noexcept;
 
 /// The place a task made ready by the calling thread should go to: the caller's place if it is
-/// a worker of `rt`, else place 0.
-[[nodiscard]] inline std::uint32_t ready_place(const runtime_state& rt) noexcept {
-  const worker* w = t_worker;
-  return w != nullptr && &w->rt() == &rt ? w->place() : 0;
+/// a worker of `c`, else place 0.
+[[nodiscard]] inline std::uint32_t ready_place(core_ref c) noexcept {
+  return c.is_current() ? detail::t_worker->place() : 0;
 }
 
 /// Prepare `f`, a locus coroutine at its initial suspend point, to run detached in `place`.
-inline void make_detached(frame& f, std::uint32_t place) noexcept {
+inline void make_detached(detail::frame& f, std::uint32_t place) noexcept {
   f.make_root(&detached_scope(), place);
-  f.m_kind = frame_kind::detached;
+  f.m_kind = detail::frame_kind::detached;
 }
 
-/// Make `item` runnable in place `place` of `rt`: pushed onto the calling worker's deque if it
-/// is a worker of that place (so the task enabled last runs first here, the paper's "most
-/// recently satisfied first", unless a thief takes it), else posted to the place's mailbox.
+/// Push `item` onto the calling worker's own deque (the caller is a worker: is_current()).
 /// `fresh`: a runnable or a detached frame not yet started (SLAW's fresh-task count), else a
-/// resumption.
-inline void make_runnable(runtime_state& rt, std::uint32_t place, std::uintptr_t item, bool fresh) {
-  worker* w = t_worker;
-  if (w != nullptr && &w->rt() == &rt && w->place() == place) [[likely]] {
-    if (fresh) w->note_fresh_pushed();
-    w->tasks().push(item);  // release: the frame's state (and what it reads) is published
+/// resumption. The push's release publishes the item's state (and what it reads).
+inline void push_own(std::uintptr_t item, bool fresh) {
+  detail::worker* w = detail::t_worker;
+  if (fresh) w->note_fresh_pushed();
+  w->tasks().push(item);
+}
+
+/// Make `item` runnable in place `place` of `c`: pushed onto the calling worker's deque if it
+/// is a worker of that place (so the task enabled last runs first here, the paper's "most
+/// recently satisfied first", unless a thief takes it), else posted to the place's pool.
+inline void make_runnable(core_ref c, std::uint32_t place, std::uintptr_t item, bool fresh) {
+  if (c.is_current() && detail::t_worker->place() == place) [[likely]] {
+    push_own(item, fresh);
     return;
   }
-  post_ready(rt, place, item);
+  c.post(place, item);
 }
 
-/// Called by the worker loop (src/worker.cpp) when its own deque ran empty, before it looks
-/// for work elsewhere: an extension's deferred bookkeeping (the dataflow graphs pay the task
-/// counts a worker batched, src/dataflow/graph.cpp). Returns true if it did something, which
-/// may have made work runnable on this worker's deque: the loop then pops it again. Null: none.
-/// Set by the extension on the worker's own thread.
-using before_idle_fn = bool (*)() noexcept;
-constinit inline thread_local before_idle_fn t_before_idle = nullptr;
-
-/// The runtime_state a task running on this thread belongs to, or null off the workers.
-[[nodiscard]] inline runtime_state* current_runtime() noexcept {
-  worker* w = t_worker;
-  return w != nullptr ? &w->rt() : nullptr;
-}
-
-}  // namespace locus::detail
+}  // namespace locus::ext
