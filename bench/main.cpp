@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -85,6 +86,11 @@ int main(int argc, char** argv) {
   if (!o.topology.empty()) setenv("LOCUS_TOPOLOGY", o.topology.c_str(), 1);
   if (!o.scheduler.empty()) setenv("LOCUS_SCHEDULER", o.scheduler.c_str(), 1);
   if (o.accounting) setenv("LOCUS_ACCOUNTING", "1", 1);
+  if (!o.trace_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.trace_dir, ec);  // a bad folder fails at the first run
+    setenv("LOCUS_BENCH_TRACE", o.trace_dir.c_str(), 1);
+  }
   try {
     return run_parent(o, all);
   } catch (const std::exception& e) {

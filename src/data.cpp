@@ -7,6 +7,7 @@
 #include <string>
 
 #include "locus/ext/core.hpp"
+#include "locus/ext/data.hpp"
 #include "locus/locality/accountant.hpp"
 
 namespace locus::detail {
@@ -80,6 +81,19 @@ void complete_data(frame& f) noexcept {
 }
 
 }  // namespace locus::detail
+
+namespace locus::ext {
+
+declared_data declared_data_of(task_ref t) noexcept {
+  if (!t.is_frame() || t.frame()->m_data == nullptr) return {};
+  const detail::data_slot& d = *t.frame()->m_data;
+  declared_data out{std::span<const data_range>(d.ranges.data(), d.count), 0};
+  for (const data_range& r : out.ranges)
+    out.bytes += r.bytes;
+  return out;
+}
+
+}  // namespace locus::ext
 
 namespace locus {
 

@@ -62,6 +62,15 @@ void core_ref::wake_all() const noexcept {
       d->wake_one();
   }
 }
+void core_ref::wake_domain_of(unsigned worker, bool all) const noexcept {
+  detail::idle_domain& d = *m_s->places[m_s->workers[worker]->place()]->idle;
+  if (!all) {
+    d.wake_one();
+    return;
+  }
+  while (d.sleeping() != 0)
+    d.wake_one();
+}
 unsigned core_ref::active_workers() const noexcept {
   std::uint64_t n = 0;
   for (const auto& d : m_s->idle_domains)

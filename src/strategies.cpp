@@ -164,6 +164,7 @@ std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
   s.level = parent.m_level;
   // adopt() has numbered the child already: its index is the one before m_next_spawn.
   s.spawn_index = parent.m_next_spawn - 1;
+  s.child = ext::task_ref(&child);
   s.parent_slot = schedule_slot(parent.m_schedule);
   s.child_slot = schedule_slot(child.m_schedule);  // inherited: the parent's
   rt.spawn->place(ref, s);

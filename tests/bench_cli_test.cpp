@@ -312,4 +312,12 @@ TEST(bench_cli, usage_documents_the_nqueens_variant_without_cutoff) {
 
 }  // namespace
 
+namespace {
+TEST(bench_cli, trace_names_a_folder_for_the_locus_runs_traces) {
+  EXPECT_EQ(parse({"fib", "--trace", "out/traces"}).trace_dir, "out/traces");
+  EXPECT_EQ(parse({"fib"}).trace_dir, "");
+  EXPECT_NE(error_of({"fib", "--trace="}).find("--trace"), std::string::npos);
+}
+}  // namespace
+
 #endif  // LOCUS_TEST_KERNELS

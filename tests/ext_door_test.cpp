@@ -1,6 +1,7 @@
 // The one door (locus/ext/): core_ref, observers, shared pools and the placements a spawn rule
 // may choose (docs/design/0011-one-door.md).
 #include <locus/ext/core.hpp>
+#include <locus/ext/data.hpp>
 #include <locus/ext/observer.hpp>
 #include <locus/ext/pool.hpp>
 #include <locus/locus.hpp>
@@ -9,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_support.hpp"
@@ -39,8 +42,13 @@ class counting_observer final : public locus::ext::observer {
   }
   void on_idle(locus::ext::worker_ref& w, locus::ext::idle_event e) noexcept override {
     using locus::ext::idle_event;
-    // Owner-only state: one slot per worker, written by that worker alone.
+    // Owner-only state: one slot per worker, written by that worker alone. -1: not known yet
+    // (installed while the worker was already idle or running): its first event sets it.
     int& s = m_state[w.index()].looking;
+    if (s < 0) {
+      s = e == idle_event::found || e == idle_event::stopping ? 0 : 1;
+      return;
+    }
     switch (e) {
       case idle_event::looking:
         if (s != 0) bad.fetch_add(1, std::memory_order_relaxed);
@@ -71,7 +79,7 @@ class counting_observer final : public locus::ext::observer {
 
  private:
   struct alignas(64) per_worker {
-    int looking = 0;
+    int looking = -1;
   };
   std::vector<per_worker> m_state;
   std::mutex m_mutex;
@@ -137,9 +145,41 @@ TEST(ExtObserver, IdleEventsComeInOrderAndAnIdleRuntimeSleeps) {
   auto obs = install(rt);
   EXPECT_EQ(rt.run(locus_test::fib(20)), 6765);
   ASSERT_TRUE(locus_test::wait_until_all_asleep(rt));
+  const std::uint64_t found = obs->found.load();
+  const std::uint64_t sleeps = obs->sleeps.load();
   EXPECT_EQ(rt.run(locus_test::fib(18)), 2584);  // a root posted to a pool wakes a sleeper
-  EXPECT_GE(obs->found.load(), 1u);
-  EXPECT_GE(obs->sleeps.load(), 2u);
+  EXPECT_GT(obs->found.load(), found);           // who took it had been looking
+  // ... and sleeps again once idle (observed just after it registered as a sleeper).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (obs->sleeps.load() == sleeps && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_GT(obs->sleeps.load(), sleeps);
+  EXPECT_EQ(obs->bad.load(), 0u);
+}
+
+// Waking one domain wakes its sleepers only: with a place per socket and no cross-place
+// stealing, each place is a domain.
+TEST(ExtCore, WakesTheSleepersOfOneDomain) {
+  locus::config c = base(4);
+  c.places = "socket";  // two places of two workers
+  locus::runtime rt{c};
+  auto obs = install(rt);
+  EXPECT_EQ(rt.run(locus_test::fib(12)), 144);
+  ASSERT_TRUE(locus_test::wait_until_all_asleep(rt));
+  const std::uint64_t before = obs->sleeps.load();
+  const auto core = locus::ext::core_ref::of(rt);
+  core.wake_domain_of(0, true);
+  // The woken look for work, find none and sleep again: only place 0's two workers do.
+  std::uint64_t in_domain = 0;
+  for (unsigned w = 0; w < rt.num_workers(); ++w)
+    in_domain += rt.place_of(w) == rt.place_of(0) ? 1 : 0;
+  ASSERT_EQ(in_domain, 2u);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (obs->sleeps.load() - before < in_domain && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(locus_test::wait_until_all_asleep(rt));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // room for a wrong extra sleep
+  EXPECT_EQ(obs->sleeps.load() - before, in_domain);
   EXPECT_EQ(obs->bad.load(), 0u);
 }
 
@@ -252,6 +292,7 @@ TEST(ExtPool, SpawnRuleSendsStealablePartsToAnotherPlace) {
   auto sched = std::make_shared<pool_scheduler>(pool_scheduler::target::place, true,
                                                 locus::ext::shared_pool::k_unbounded);
   locus::config c = base(2);
+  c.topology = "sockets=2,cores=1";  // a worker per socket
   c.places = "socket";
   c.custom_scheduler = sched->scheduler();
   locus::runtime rt{c};
@@ -262,6 +303,50 @@ TEST(ExtPool, SpawnRuleSendsStealablePartsToAnotherPlace) {
   const auto t = rt.stats().total();
   EXPECT_GE(t.mailbox_takes, 4180u);  // fib(18)'s spawns: fib(19) - 1
   EXPECT_EQ(t.steals_succeeded, 0u);
+}
+
+/// A spawn rule that records the bytes each child declared, as it sees them at the spawn.
+class data_rule final : public locus::ext::spawn_rule {
+ public:
+  bool work_first(locus::ext::worker_ref, std::uint32_t, std::uint32_t) override { return true; }
+  void place(locus::ext::worker_ref, locus::ext::spawn_site& s) override {
+    const locus::ext::declared_data d = locus::ext::declared_data_of(s.child);
+    std::lock_guard lk(m);
+    bytes.push_back(d.bytes);
+    ranges.push_back(d.ranges.size());
+  }
+  [[nodiscard]] std::string_view name() const noexcept override { return "data-test"; }
+  std::mutex m;
+  std::vector<std::size_t> bytes, ranges;
+};
+
+locus::task<int> touch_nothing() {
+  co_return 1;
+}
+
+locus::task<int> spawn_with_data(const int* a) {
+  auto x = co_await locus::spawn(
+      locus::with_data(touch_nothing(), locus::data_range::of(a, 100, locus::access::read)));
+  auto y = co_await locus::spawn(touch_nothing());  // no data of its own
+  co_await locus::sync();
+  co_return x.get() + y.get();
+}
+
+// The child's declared ranges and bytes reach the spawn rule with accounting off.
+TEST(ExtData, TheSpawnRuleSeesTheChildsDeclaredData) {
+  auto rule = std::make_shared<data_rule>();
+  locus::config c = base(1);
+  c.accounting = false;
+  c.custom_scheduler = std::make_shared<locus::ext::scheduler>(
+      locus::ext::scheduler{"data-test", locus::ext::slaw_acquisition(), rule});
+  locus::runtime rt{c};
+  std::vector<int> a(100);
+  EXPECT_EQ(rt.run(spawn_with_data(a.data())), 2);
+  ASSERT_EQ(rule->bytes.size(), 2u);
+  EXPECT_EQ(rule->bytes[0], 100 * sizeof(int));
+  EXPECT_EQ(rule->ranges[0], 1u);
+  EXPECT_EQ(rule->bytes[1], 0u);
+  EXPECT_EQ(rule->ranges[1], 0u);
 }
 
 TEST(ExtPool, PushAndTakeAreFifoAndBounded) {

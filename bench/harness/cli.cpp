@@ -126,6 +126,11 @@ constexpr value_option value_options[] = {
        (void)locus::topology::from_spec(v, "--topology");  // a bad spec fails here, named
        o.topology = std::string(v);
      }},
+    {"--trace", "DIR",
+     [](options& o, std::string_view v) {
+       if (v.empty()) throw cli_error("--trace: expected a folder for the trace files");
+       o.trace_dir = std::string(v);
+     }},
     {"--scheduler", "S",
      [](options& o, std::string_view v) {
        o.scheduler = std::string(locus::to_string(locus::parse_scheduler(v, "--scheduler")));
@@ -430,6 +435,8 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --topology SPEC   locus runs on a virtual machine, e.g. sockets=4,cores=4,l3=6MiB
 --scheduler S     locus's scheduler: slaw or cilk          [LOCUS_SCHEDULER or slaw]
 --accounting      locus runs count locality (JSON: stats.locality per run)
+--trace DIR       each locus run writes a Chrome trace (open in ui.perfetto.dev) into DIR,
+                  named after its configuration and process
 --list            print the kernels with their small and default sizes
 
 Locus runs start from locus::config::from_env(), so LOCUS_TOPOLOGY, LOCUS_PLACES,

@@ -58,6 +58,9 @@ struct options {
   std::string topology;
   std::string scheduler;
   bool accounting = false;
+  /// Locus runs write a Chrome trace each into this folder (LOCUS_BENCH_TRACE in the
+  /// children; locus/ext/tracing.hpp). Empty: no traces.
+  std::string trace_dir;
   bool help = false;   ///< --help: print usage, nothing else
   bool list = false;   ///< --list: print the kernel table, nothing else
   bool child = false;  ///< hidden: run one configuration once, report on result_fd

@@ -7,8 +7,10 @@
 #include <locus/schedule/replay.hpp>
 
 #include <cerrno>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
+#include <string>
 
 #include "json.hpp"
 
@@ -27,6 +29,15 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   // Start from the environment so LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_PIN, LOCUS_SLAW ...
   // still apply; the grid's own dimensions override.
   locus::config cfg = locus::config::from_env();
+  if (const char* dir = std::getenv("LOCUS_BENCH_TRACE"); dir != nullptr && *dir != '\0') {
+    // locus-bench --trace DIR: one file per run, named by its configuration and process.
+    std::string name = c.label();
+    for (char& ch : name)
+      if (ch == ' ' || ch == '/' || ch == '=') ch = '-';
+    static unsigned runs = 0;
+    cfg.trace = std::string(dir) + "/" + name + "-p" + std::to_string(::getpid()) + "-" +
+                std::to_string(runs++) + ".json";
+  }
   cfg.workers = c.workers;
   cfg.policy = c.policy;
   cfg.victims = c.victims;

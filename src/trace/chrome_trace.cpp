@@ -69,20 +69,24 @@ class chrome_trace final : public observer {
   }
   void on_idle(worker_ref& w, idle_event e) noexcept override {
     switch (e) {
-      case idle_event::looking:
-        add(w.index(), kind::run_end, 0);
-        add(w.index(), kind::idle_begin, 0);
+      case idle_event::looking: {
+        const std::int64_t t = now();
+        add_at(w.index(), kind::run_end, 0, t);
+        add_at(w.index(), kind::idle_begin, 0, t);
         break;
+      }
       case idle_event::sleeping:
         add(w.index(), kind::sleep, 0);
         break;
       case idle_event::woken:
         add(w.index(), kind::wake, 0);
         break;
-      case idle_event::found:
-        add(w.index(), kind::idle_end, 0);
-        add(w.index(), kind::run_begin, 0);
+      case idle_event::found: {
+        const std::int64_t t = now();
+        add_at(w.index(), kind::idle_end, 0, t);
+        add_at(w.index(), kind::run_begin, 0, t);
         break;
+      }
       case idle_event::stopping:
         add(w.index(), kind::idle_end, 0);
         break;
@@ -104,14 +108,16 @@ class chrome_trace final : public observer {
                                                                 m_epoch)
         .count();
   }
-  void add(unsigned w, kind k, std::uint32_t arg) noexcept {
+  void add(unsigned w, kind k, std::uint32_t arg) noexcept { add_at(w, k, arg, now()); }
+  /// `ns` given: two events of one transition share a timestamp, so their spans abut.
+  void add_at(unsigned w, kind k, std::uint32_t arg, std::int64_t ns) noexcept {
     worker_events& we = m_workers[w];
     if (we.events.size() >= m_options.max_events) {
       ++we.dropped;
       return;
     }
     try {
-      we.events.push_back({now(), k, arg});
+      we.events.push_back({ns, k, arg});
     } catch (...) {
       ++we.dropped;
     }

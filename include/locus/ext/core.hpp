@@ -116,6 +116,9 @@ class core_ref {
   void post(unsigned place, std::uintptr_t item) const;
   /// Wake every sleeping worker (one load per idle domain when nobody sleeps).
   void wake_all() const noexcept;
+  /// Wake one sleeper of worker w's idle domain (the workers that sleep with it: its place,
+  /// or the runtime with cross-place stealing), or every sleeper of it (`all`).
+  void wake_domain_of(unsigned worker, bool all = false) const noexcept;
   /// Workers running a task now (a racy hint, worker_ref::active_workers).
   [[nodiscard]] unsigned active_workers() const noexcept;
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "locus/ext/core.hpp"
+#include "locus/ext/observer.hpp"
 
 namespace locus::ext {
 
@@ -128,6 +129,8 @@ struct spawn_site {
   // In: where the spawn is.
   std::uint32_t level = 0;        ///< the spawning frame's depth
   std::uint32_t spawn_index = 0;  ///< the index the child gets among the frame's children
+  /// The child (not started): its declared data through ext::declared_data_of (ext/data.hpp).
+  task_ref child;
   // In and out: the strategy slot of the spawning frame and of the child after the spawn
   // (both start as the spawning frame's; the frames keep what the rule leaves here). A slot is
   // 32 bits every frame carries and inherits from its parent; the rule owns their meaning
