@@ -13,6 +13,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -347,6 +348,27 @@ TEST(ExtData, TheSpawnRuleSeesTheChildsDeclaredData) {
   EXPECT_EQ(rule->ranges[0], 1u);
   EXPECT_EQ(rule->bytes[1], 0u);
   EXPECT_EQ(rule->ranges[1], 0u);
+}
+
+// Replay's donation buffers are pools bound to one runtime's idle domains: the scheduler may
+// not arm them for a second runtime, even one of the same size after the first is gone.
+TEST(ExtPool, AReplaySchedulersBuffersServeOneRuntime) {
+  auto replay = locus::schedule::make_replay_scheduler();
+  locus::config c = base(2);
+  c.custom_scheduler = replay->scheduler();
+  std::optional<locus::schedule::steal_tree> tree;
+  {
+    locus::runtime a{c};
+    tree = locus::schedule::run_traced(a, locus_test::fib(15)).tree;
+    EXPECT_EQ(locus::schedule::run_replayed(a, locus_test::fib(15), *tree,
+                                            locus::schedule::replay_mode::stuws),
+              610);
+  }
+  locus::runtime b{c};
+  EXPECT_THROW((void)locus::schedule::run_replayed(b, locus_test::fib(15), *tree,
+                                                   locus::schedule::replay_mode::stuws),
+               std::logic_error);
+  EXPECT_EQ(b.run(locus_test::fib(15)), 610);  // the runtime stays usable
 }
 
 TEST(ExtPool, PushAndTakeAreFifoAndBounded) {

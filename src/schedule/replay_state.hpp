@@ -120,7 +120,8 @@ struct replay_scheduler::state {
   /// resized.
   std::vector<std::unique_ptr<donation_buffer>> buffers;
   unsigned buffer_workers = 0;
-  replay_report last;  ///< the report of the last disarmed plan
+  ext::core_ref buffer_core;  ///< the runtime whose idle domains the buffers are bound to
+  replay_report last;         ///< the report of the last disarmed plan
 };
 
 }  // namespace locus::schedule
