@@ -16,6 +16,9 @@ namespace locus::ext {
 core_ref core_ref::of(runtime& r) noexcept {
   return core_ref(r.m_state.get());
 }
+std::uint64_t core_ref::id() const noexcept {
+  return m_s != nullptr ? m_s->id : 0;
+}
 unsigned core_ref::num_workers() const noexcept {
   return static_cast<unsigned>(m_s->workers.size());
 }

@@ -139,6 +139,12 @@ struct observer_set {
 };
 
 struct runtime_state {
+  /// Unique per runtime made by this process (an address may be reused; this is not).
+  const std::uint64_t id = next_runtime_id();
+  static std::uint64_t next_runtime_id() noexcept {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
   config cfg;  ///< the configuration in force (a scheduler's fixed choices applied)
   /// The scheduler's strategies (locus/ext/scheduler.hpp): who acquires, and the custom spawn
   /// rule (null: the built-in policy of cfg.policy, inline in the spawn).

@@ -122,7 +122,7 @@ void phase::publish(ext::core_ref core, std::uintptr_t root, std::uint32_t place
   // The buffers are bound to one runtime's idle domains (ext::bind_pool): a scheduler that
   // served another runtime (even of the same size, maybe gone by now) must not arm here.
   if (m_replayer != nullptr && !m_replayer->internals().buffers.empty() &&
-      m_replayer->internals().buffer_core != core)
+      m_replayer->internals().buffer_runtime != core.id())
     throw std::logic_error("locus::schedule: this replay_scheduler already serves a runtime of " +
                            std::to_string(m_replayer->internals().buffer_workers) +
                            " workers; make one replay scheduler per runtime");
@@ -149,7 +149,7 @@ void phase::publish(ext::core_ref core, std::uintptr_t root, std::uint32_t place
       ext::bind_pool(core, i, st.buffers.back()->pool);
     }
     st.buffer_workers = n;
-    st.buffer_core = core;
+    st.buffer_runtime = core.id();
   }
   plan* p = fresh.get();
   st.plans.push_back(std::move(fresh));

@@ -120,8 +120,8 @@ struct replay_scheduler::state {
   /// resized.
   std::vector<std::unique_ptr<donation_buffer>> buffers;
   unsigned buffer_workers = 0;
-  ext::core_ref buffer_core;  ///< the runtime whose idle domains the buffers are bound to
-  replay_report last;         ///< the report of the last disarmed plan
+  std::uint64_t buffer_runtime = 0;  ///< core_ref::id of the runtime the buffers are bound to
+  replay_report last;                ///< the report of the last disarmed plan
 };
 
 }  // namespace locus::schedule

@@ -81,6 +81,9 @@ class core_ref {
   [[nodiscard]] static core_ref from_raw(void* p) noexcept {
     return core_ref(static_cast<detail::runtime_state*>(p));
   }
+  /// A number unique to this runtime among those the process made (an address may be reused
+  /// after a runtime is destroyed; this is not). 0 for a null core_ref.
+  [[nodiscard]] std::uint64_t id() const noexcept;
   /// Whether the calling thread is one of this runtime's workers.
   [[nodiscard]] bool is_current() const noexcept {
     detail::worker* w = detail::t_worker;

@@ -10,9 +10,9 @@
 // (and donations) are flow arrows from the victim's track to the thief's. Phases (traced,
 // replayed with their mode, designed) are spans on the phases track.
 //
-// Memory is bounded: each worker keeps at most `max_events` events (default 2^18, about 6 MiB);
-// past that it records nothing more, and the file's metadata ("otherData") says how many
-// events each worker dropped ("truncated": true).
+// Memory is bounded: each worker keeps at most `max_events` events (default 2^18 events of 16
+// bytes, 4 MiB); past that it records nothing more, and the file's metadata ("otherData") says how
+// many events each worker dropped ("truncated": true).
 #pragma once
 
 #include <cstddef>
