@@ -5,3 +5,4 @@
 #include "locus/mpi/context.hpp"
 #include "locus/mpi/error.hpp"
 #include "locus/mpi/ops.hpp"
+#include "locus/mpi/dist_graph.hpp"

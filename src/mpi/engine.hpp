@@ -26,16 +26,19 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "locus/mpi/context.hpp"
+#include "locus/mpi/ops.hpp"
 
 namespace locus::mpi::detail {
 
 class engine;
+struct graph_service;
 
 struct op {
   virtual ~op() = default;
@@ -53,6 +56,17 @@ struct op {
   bool survives_fault = false;  ///< still started after a fault (fault notices, goodbyes)
   bool zombie = false;      ///< failed by a fault while in MPI: completion only frees it
 };
+
+/// Completes a request: the error (if any) is written before the event fires, whose release
+/// publishes it to the awaiting task; `finished` (release) then publishes both to wait(). The
+/// completion is kept alive by the caller's reference until this returns.
+inline void deliver(completion& c, const status& s, std::string error, int origin) {
+  c.error = std::move(error);
+  c.error_origin = origin;
+  c.done.satisfy(s);
+  c.finished.store(true, std::memory_order_release);
+  c.finished.notify_all();
+}
 
 /// "rank R: MPI error: <MPI_Error_string>" for `code`.
 [[nodiscard]] std::string mpi_error_text(int code);
@@ -93,6 +107,10 @@ class engine {
   void note_started() noexcept { m_started.fetch_add(1, std::memory_order_relaxed); }
   /// Worker thread only: an op started a request outside start() (a follow-up receive).
   void activate(op* o);
+
+  /// Distributed graphs' state on this rank (src/mpi/dist_graph.cpp): made by the first graph
+  /// operation; worker thread only.
+  std::shared_ptr<graph_service> graphs;
 
  private:
   void thread_main(int* argc, char*** argv);

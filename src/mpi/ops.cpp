@@ -122,14 +122,8 @@ struct user_op final : op {
            origin);
   }
 
-  /// The error (if any) is written before the event fires: its release publishes it to the
-  /// awaiting task; `finished` (release) publishes both to wait().
   void finish(const status& s, std::string error, int origin) {
-    done->error = std::move(error);
-    done->error_origin = origin;
-    done->done.satisfy(s);
-    done->finished.store(true, std::memory_order_release);
-    done->finished.notify_all();
+    deliver(*done, s, std::move(error), origin);
   }
 
   op_args args;
