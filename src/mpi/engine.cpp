@@ -235,15 +235,18 @@ bool engine::poll() {
   const int rc = MPI_Testsome(n, m_reqs.data(), &out, m_indices.data(), m_statuses.data());
   m_polls.fetch_add(1, std::memory_order_relaxed);
   if (out == MPI_UNDEFINED || out == 0) return false;
-  // Testsome set the completed requests to MPI_REQUEST_NULL; an op that re-posts refreshes its
-  // slot from op::req below.
+  // Testsome freed the completed requests (their slots are MPI_REQUEST_NULL now). Clear the
+  // ops' copies first: a completion below may raise a fault, which cancels the requests of the
+  // ops still in flight and must not touch these. An op that re-posts refreshes its slot.
+  for (int k = 0; k < out; ++k)
+    m_active[static_cast<std::size_t>(m_indices[static_cast<std::size_t>(k)])]->req =
+        MPI_REQUEST_NULL;
   for (int k = 0; k < out; ++k) {
     const int i = m_indices[static_cast<std::size_t>(k)];
     op* o = m_active[static_cast<std::size_t>(i)];
     const int err =
         rc == MPI_ERR_IN_STATUS ? m_statuses[static_cast<std::size_t>(k)].MPI_ERROR : MPI_SUCCESS;
     m_completed.fetch_add(1, std::memory_order_relaxed);
-    o->req = MPI_REQUEST_NULL;
     bool keep = false;
     if (!o->zombie) keep = o->complete(*this, m_statuses[static_cast<std::size_t>(k)], err);
     if (keep) {
@@ -290,7 +293,12 @@ void engine::loop() {
     bool activity = drain_inbox();
     activity = poll() || activity;
     const bool stopping = m_stop.load(std::memory_order_acquire);
-    if (faulted() && clock::now() > m_fault_deadline) abort_job();
+    // After a fault a rank still running its program ends the job at the deadline; one that
+    // reached ~context waits half as long again, so that a busy rank's own report of the fault
+    // (abort_job's message) comes out before the job ends.
+    if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
+                                                                 : std::chrono::milliseconds(0)))
+      abort_job();
     if (stopping) {
       if (!m_bye_sent) {
         m_bye_sent = true;
@@ -337,7 +345,8 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
   // Every user operation in flight fails now. A receive is cancelled; a send cannot be
   // (MPI_Cancel of a send is deprecated): its request stays, and its completion only frees it.
   for (op* o : m_active) {
-    if (o->background || o->survives_fault || o->zombie) continue;
+    // req is null for the op whose completion raised this fault (poll() is inside it).
+    if (o->background || o->survives_fault || o->zombie || o->req == MPI_REQUEST_NULL) continue;
     o->fail(*this, m_fault_msg, m_fault_origin);
     o->zombie = true;
     MPI_Cancel(&o->req);

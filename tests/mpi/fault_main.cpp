@@ -1,12 +1,16 @@
-// locus-mpi-fault: rank 1's task throws after a barrier; rank 0 waits for a message rank 1
-// never sends; any further rank computes without touching MPI. fault_check.cmake runs it under
-// mpirun and requires every rank to report rank 1's failure and the job to end in bounded time.
+// locus-mpi-fault MODE: a job where rank 1 fails; fault_check.cmake runs it under mpirun and
+// requires every rank to report rank 1's failure and the job to end in bounded time.
+//   task:  rank 1's task throws after a barrier; rank 0 waits for a message rank 1 never
+//          sends; any further rank computes without touching MPI (the watchdog ends it).
+//   graph: in a dist_graph, rank 1's task throws; rank 0's task waits for rank 1's value.
+//   type:  rank 0 owns key 5 as an int; rank 1 asks for it as a double.
 #include <locus/locus.hpp>
 #include <locus/mpi.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 namespace mpi = locus::mpi;
 
@@ -26,6 +30,32 @@ locus::task<int> body(int rank) {
   while (std::chrono::steady_clock::now() < end) spin = spin + 1;
   co_return 0;
 }
+void graph_mode(mpi::context& ctx, locus::runtime& rt) {
+  namespace df = locus::dataflow;
+  mpi::dist_graph dg(rt, [](std::uint64_t k) { return static_cast<int>(k % 2); });
+  if (dg.mine(1)) {
+    auto t = dg.task(0, [] { throw std::runtime_error("graph task failed on purpose"); });
+    (void)dg.event<int>(1);  // never satisfied: its task threw
+  }
+  if (dg.mine(0)) {
+    auto t = dg.task(1, [](df::edt_args&) {});
+    df::add_dependence(dg.event<int>(1), t, 0);
+  }
+  (void)ctx;
+  dg.wait();
+}
+
+void type_mode(locus::runtime& rt) {
+  namespace df = locus::dataflow;
+  mpi::dist_graph dg(rt, [](std::uint64_t) { return 0; });
+  if (dg.mine(5)) {
+    dg.event<int>(5).satisfy(5);
+  } else {
+    auto t = dg.task(1, [](df::edt_args&) {});
+    df::add_dependence(dg.event<double>(5), t, 0);
+  }
+  dg.wait();
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -35,8 +65,14 @@ int main(int argc, char** argv) {
   locus::config cfg = locus::config::from_env();
   cfg.pin = false;
   locus::runtime rt(cfg);
+  const std::string mode = argc > 1 ? argv[1] : "task";
   try {
-    ctx.run(rt, body(ctx.rank()));
+    if (mode == "graph")
+      graph_mode(ctx, rt);
+    else if (mode == "type")
+      type_mode(rt);
+    else
+      ctx.run(rt, body(ctx.rank()));
     std::printf("rank %d: finished without an error\n", ctx.rank());
     return 0;
   } catch (const std::exception& e) {
