@@ -316,8 +316,9 @@ void engine::loop() {
       backoff = std::chrono::microseconds(2);
       continue;
     }
-    if (m_opts.progress == progress_mode::dedicated) continue;
-    if (clock::now() - last < m_opts.spin) {
+    // Polling, the worker yields between polls: on a machine with more threads than cores a
+    // poller that never yields starves the workers whose tasks it would resume.
+    if (m_opts.progress == progress_mode::dedicated || clock::now() - last < m_opts.spin) {
       std::this_thread::yield();
       continue;
     }

@@ -19,8 +19,9 @@
 // progress_mode::shared (the default, for ranks that use every core for workers) it polls for
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
-// burns no CPU. progress_mode::dedicated polls without sleeping: the lowest latency, and a core
-// spent (give it one: config::workers = cores - 1).
+// burns no CPU. progress_mode::dedicated polls without sleeping (yielding between polls): the
+// lowest latency when it has a core of its own (config::workers = cores per rank - 1), a core
+// spent even when idle.
 //
 // Faults: an exception that leaves run() on one rank is sent to every rank; there, operations
 // in flight and every later one fail with locus::mpi::error("locus::mpi: rank R failed: ..."),
