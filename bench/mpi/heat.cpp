@@ -22,7 +22,7 @@ namespace mpi = locus::mpi;
 namespace {
 
 struct grid {
-  std::size_t rows = 0, cols = 0;  ///< global interior + boundary
+  std::size_t rows = 0, cols = 0;    ///< global interior + boundary
   std::size_t first = 0, local = 0;  ///< this rank's global rows [first, first + local)
   std::vector<double> u, v;          ///< (local + 2) x cols, row 0 and local + 1 are ghosts
 
@@ -36,7 +36,8 @@ struct grid {
     local = rows * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(size) - first;
     u.assign((local + 2) * cols, 0.0);
     for (std::size_t i = 1; i <= local; ++i)
-      for (std::size_t j = 0; j < cols; ++j) u[i * cols + j] = init(first + i - 1, j);
+      for (std::size_t j = 0; j < cols; ++j)
+        u[i * cols + j] = init(first + i - 1, j);
     v = u;
   }
   /// v = step(u) on local row i (1..local); global boundary rows and columns stay.
@@ -57,7 +58,8 @@ struct grid {
   [[nodiscard]] double sum() const {
     double s = 0;
     for (std::size_t i = 1; i <= local; ++i)
-      for (std::size_t j = 0; j < cols; ++j) s += u[i * cols + j];
+      for (std::size_t j = 0; j < cols; ++j)
+        s += u[i * cols + j];
     return s;
   }
 };
@@ -66,7 +68,8 @@ double serial_sum(std::size_t rows, std::size_t cols, std::size_t steps) {
   grid g;
   g.reset(rows, cols, 0, 1);
   for (std::size_t s = 0; s < steps; ++s) {
-    for (std::size_t i = 1; i <= g.local; ++i) g.row(i);
+    for (std::size_t i = 1; i <= g.local; ++i)
+      g.row(i);
     std::swap(g.u, g.v);
   }
   return g.sum();
@@ -87,7 +90,9 @@ locus::task<void> heat_locus(grid& g, int rank, int size, std::size_t steps) {
       s_dn = mpi::isend(mine_bottom, rank + 1, 1);
     }
     // Rows 2 .. l-1 read no ghost: computed while the halos travel.
-    if (l > 2) co_await locus::parallel_for(std::size_t{2}, l, std::size_t{16}, [&](std::size_t i) { g.row(i); });
+    if (l > 2)
+      co_await locus::parallel_for(std::size_t{2}, l, std::size_t{16},
+                                   [&](std::size_t i) { g.row(i); });
     if (r_up.valid()) co_await r_up;
     if (r_dn.valid()) co_await r_dn;
     g.row(1);
@@ -112,7 +117,8 @@ void heat_mpi_omp(grid& g, int rank, int size, std::size_t steps, int threads) {
 #if LOCUS_MPI_BENCH_OPENMP
 #pragma omp parallel for num_threads(threads) schedule(static)
 #endif
-    for (std::size_t i = 1; i <= l; ++i) g.row(i);
+    for (std::size_t i = 1; i <= l; ++i)
+      g.row(i);
     std::swap(g.u, g.v);
   }
 }
@@ -152,18 +158,18 @@ std::vector<result> heat(mpi::context& ctx, locus::runtime& rt, const params& p)
     double mine = g.sum(), total = 0;
     ctx.call([&] { MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); });
     const spread s = spread_of(t);
-    out.push_back(result{{"kernel", "heat2d"},
-                         {"size", std::to_string(rows) + "x" + std::to_string(cols) + "x" +
-                                      std::to_string(steps)},
-                         {"runtime", runtime},
-                         {"ranks", size},
-                         {"workers", rt.num_workers()},
-                         {"reps", p.reps},
-                         {"median_s", s.median},
-                         {"min_s", s.min},
-                         {"max_s", s.max},
-                         {"checksum", total},
-                         {"verified", std::abs(total - want) <= 1e-10 * std::abs(want)}});
+    out.push_back(result{
+        {"kernel", "heat2d"},
+        {"size", std::to_string(rows) + "x" + std::to_string(cols) + "x" + std::to_string(steps)},
+        {"runtime", runtime},
+        {"ranks", size},
+        {"workers", rt.num_workers()},
+        {"reps", p.reps},
+        {"median_s", s.median},
+        {"min_s", s.min},
+        {"max_s", s.max},
+        {"checksum", total},
+        {"verified", std::abs(total - want) <= 1e-10 * std::abs(want)}});
   }
   return out;
 }

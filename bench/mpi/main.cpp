@@ -32,7 +32,8 @@ spread spread_of(std::vector<double> v) {
 int main(int argc, char** argv) {
   using namespace locus_mpi_bench;
   std::string command = argv[0];
-  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  for (int i = 1; i < argc; ++i)
+    command += std::string(" ") + argv[i];
   CLI::App app{"locus-mpi-bench: the mpi module's benchmarks (run under mpirun)"};
   std::string kernel = "all", json_path, progress = "shared";
   params p;
@@ -62,25 +63,24 @@ int main(int argc, char** argv) {
   locus::runtime rt(cfg);
   std::vector<result> all;
   if (kernel == "pingpong" || kernel == "all")
-    for (auto& r : pingpong(ctx, rt, p)) all.push_back(r);
+    for (auto& r : pingpong(ctx, rt, p))
+      all.push_back(r);
   if (kernel == "heat" || kernel == "all")
-    for (auto& r : heat(ctx, rt, p)) all.push_back(r);
+    for (auto& r : heat(ctx, rt, p))
+      all.push_back(r);
   bool ok = true;
   if (ctx.rank() == 0) {
-    std::printf("%-9s %-16s %-8s %5s %7s %12s %12s %12s %s\n", "kernel", "size", "runtime",
-                "ranks", "workers", "median_s", "latency_us", "MB/s", "verified");
+    std::printf("%-9s %-16s %-8s %5s %7s %12s %12s %12s %s\n", "kernel", "size", "runtime", "ranks",
+                "workers", "median_s", "latency_us", "MB/s", "verified");
     for (const auto& r : all) {
-      std::printf("%-9s %-16s %-8s %5d %7u %12.6f %12s %12s %s\n",
-                  r["kernel"].get<std::string>().c_str(), r["size"].get<std::string>().c_str(),
-                  r["runtime"].get<std::string>().c_str(), r["ranks"].get<int>(),
-                  r["workers"].get<unsigned>(), r["median_s"].get<double>(),
-                  r.contains("latency_us")
-                      ? std::to_string(r["latency_us"].get<double>()).c_str()
-                      : "-",
-                  r.contains("bandwidth_MBps")
-                      ? std::to_string(r["bandwidth_MBps"].get<double>()).c_str()
-                      : "-",
-                  r["verified"].get<bool>() ? "yes" : "NO");
+      std::printf(
+          "%-9s %-16s %-8s %5d %7u %12.6f %12s %12s %s\n", r["kernel"].get<std::string>().c_str(),
+          r["size"].get<std::string>().c_str(), r["runtime"].get<std::string>().c_str(),
+          r["ranks"].get<int>(), r["workers"].get<unsigned>(), r["median_s"].get<double>(),
+          r.contains("latency_us") ? std::to_string(r["latency_us"].get<double>()).c_str() : "-",
+          r.contains("bandwidth_MBps") ? std::to_string(r["bandwidth_MBps"].get<double>()).c_str()
+                                       : "-",
+          r["verified"].get<bool>() ? "yes" : "NO");
       ok = ok && r["verified"].get<bool>();
     }
     if (!json_path.empty()) {

@@ -15,7 +15,8 @@ namespace mpi = locus::mpi;
 namespace {
 
 void fill(std::vector<unsigned char>& b, unsigned seed) {
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<unsigned char>(i * 31 + seed);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<unsigned char>(i * 31 + seed);
 }
 bool check(const std::vector<unsigned char>& b, unsigned seed) {
   for (std::size_t i = 0; i < b.size(); ++i)
@@ -75,33 +76,34 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
       std::vector<double> t;
       rt.reset_stats();
       const auto comm0 = ctx.stats();
-      for (int r = 0; r < p.reps; ++r) t.push_back(timed(ctx, [&] { once(iters); }));
+      for (int r = 0; r < p.reps; ++r)
+        t.push_back(timed(ctx, [&] { once(iters); }));
       const auto comm1 = ctx.stats();
       const double trips = double(iters) * p.reps;
       int ok = rank > 1 || check(recv, static_cast<unsigned>(1 - rank)) ? 1 : 0;
       int all_ok = 0;
       ctx.call([&] { MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); });
       const spread s = spread_of(t);
-      result r{{"kernel", "pingpong"},
-               {"size", std::to_string(bytes) + "B"},
-               {"runtime", runtime},
-               {"ranks", ctx.size()},
-               {"workers", raw ? 0u : rt.num_workers()},
-               {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared"
-                                                                               : "dedicated"},
-               {"iters", iters},
-               {"reps", p.reps},
-               {"median_s", s.median},
-               {"min_s", s.min},
-               {"max_s", s.max},
-               {"latency_us", s.median / (2.0 * double(iters)) * 1e6},
-               {"bandwidth_MBps", 2.0 * double(iters) * double(bytes) / s.median / 1e6},
-               {"verified", all_ok == 1},
-               // Per round trip, on this rank (rank 0): how often the worker and the
-               // communication worker went to sleep, and MPI_Testsome calls.
-               {"worker_sleeps_per_trip", double(rt.stats().total().sleeps) / trips},
-               {"comm_sleeps_per_trip", double(comm1.sleeps - comm0.sleeps) / trips},
-               {"comm_polls_per_trip", double(comm1.polls - comm0.polls) / trips}};
+      result r{
+          {"kernel", "pingpong"},
+          {"size", std::to_string(bytes) + "B"},
+          {"runtime", runtime},
+          {"ranks", ctx.size()},
+          {"workers", raw ? 0u : rt.num_workers()},
+          {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared" : "dedicated"},
+          {"iters", iters},
+          {"reps", p.reps},
+          {"median_s", s.median},
+          {"min_s", s.min},
+          {"max_s", s.max},
+          {"latency_us", s.median / (2.0 * double(iters)) * 1e6},
+          {"bandwidth_MBps", 2.0 * double(iters) * double(bytes) / s.median / 1e6},
+          {"verified", all_ok == 1},
+          // Per round trip, on this rank (rank 0): how often the worker and the
+          // communication worker went to sleep, and MPI_Testsome calls.
+          {"worker_sleeps_per_trip", double(rt.stats().total().sleeps) / trips},
+          {"comm_sleeps_per_trip", double(comm1.sleeps - comm0.sleeps) / trips},
+          {"comm_polls_per_trip", double(comm1.polls - comm0.polls) / trips}};
       out.push_back(r);
     }
   }

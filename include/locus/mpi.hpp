@@ -3,6 +3,6 @@
 #pragma once
 
 #include "locus/mpi/context.hpp"
+#include "locus/mpi/dist_graph.hpp"
 #include "locus/mpi/error.hpp"
 #include "locus/mpi/ops.hpp"
-#include "locus/mpi/dist_graph.hpp"

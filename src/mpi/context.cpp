@@ -86,12 +86,24 @@ context& context::current() {
   return *c;
 }
 
-int context::rank() const noexcept { return m_e->rank(); }
-int context::size() const noexcept { return m_e->size(); }
-int context::tag_limit() const noexcept { return m_e->tag_limit(); }
-const options& context::opts() const noexcept { return m_e->opts(); }
-bool context::faulted() const noexcept { return m_e->faulted(); }
-comm_stats context::stats() const noexcept { return m_e->stats(); }
+int context::rank() const noexcept {
+  return m_e->rank();
+}
+int context::size() const noexcept {
+  return m_e->size();
+}
+int context::tag_limit() const noexcept {
+  return m_e->tag_limit();
+}
+const options& context::opts() const noexcept {
+  return m_e->opts();
+}
+bool context::faulted() const noexcept {
+  return m_e->faulted();
+}
+comm_stats context::stats() const noexcept {
+  return m_e->stats();
+}
 
 void context::fail(const std::string& what) {
   m_e->fail_local("locus::mpi: rank " + std::to_string(rank()) + " failed: " + what);

@@ -76,21 +76,28 @@ struct graph_service {
 
 namespace {
 
-std::string where(const engine& e) { return "locus::mpi::dist_graph on rank " + std::to_string(e.rank()); }
+std::string where(const engine& e) {
+  return "locus::mpi::dist_graph on rank " + std::to_string(e.rank());
+}
 
 /// A send the module makes and nobody awaits: its failure is a fault of this rank.
 struct owned_send final : op {
   owned_send(MPI_Comm c, int dest, int tag, const void* data, std::size_t bytes,
              std::shared_ptr<const void> keep)
-      : m_comm(c), m_dest(dest), m_tag(tag), m_data(data), m_bytes(bytes), m_keep(std::move(keep)) {}
+      : m_comm(c),
+        m_dest(dest),
+        m_tag(tag),
+        m_data(data),
+        m_bytes(bytes),
+        m_keep(std::move(keep)) {}
   int start(engine&) override {
     return MPI_Isend(m_data, static_cast<int>(m_bytes), MPI_BYTE, m_dest, m_tag, m_comm, &req);
   }
   bool complete(engine& e, const MPI_Status&, int err) override {
     if (err != MPI_SUCCESS)
-      e.raise_fault(where(e) + ": sending to rank " + std::to_string(m_dest) + ": " +
-                        mpi_error_text(err),
-                    e.rank(), true);
+      e.raise_fault(
+          where(e) + ": sending to rank " + std::to_string(m_dest) + ": " + mpi_error_text(err),
+          e.rank(), true);
     return false;
   }
   void fail(engine&, const std::string&, int) override {}
@@ -145,8 +152,8 @@ struct import_op final : op {
       return err;
     }
     e.activate(ask);
-    return MPI_Irecv(&hdr, sizeof hdr, MPI_BYTE, owner, static_cast<int>(key),
-                     e.graph_val_comm(), &req);
+    return MPI_Irecv(&hdr, sizeof hdr, MPI_BYTE, owner, static_cast<int>(key), e.graph_val_comm(),
+                     &req);
   }
   bool complete(engine& e, const MPI_Status&, int err) override {
     if (err != MPI_SUCCESS) {
@@ -165,7 +172,7 @@ struct import_op final : op {
                           std::to_string(owner) + " carries " + readable(got.c_str()) + " (" +
                           std::to_string(hdr.bytes) + " bytes); this rank expects " +
                           readable(type.name) + " (" +
-                          (type.size != 0 ? std::to_string(type.size) + " bytes"
+                          (type.size != 0        ? std::to_string(type.size) + " bytes"
                            : expected_bytes != 0 ? std::to_string(expected_bytes) + " bytes"
                                                  : std::string("any size")) +
                           ")",
@@ -175,8 +182,8 @@ struct import_op final : op {
       if (hdr.bytes > 0) {
         void* buf = sink->buffer(hdr.bytes);
         e.note_started();
-        return MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner,
-                         static_cast<int>(key), e.graph_val_comm(), &req) == MPI_SUCCESS;
+        return MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner, static_cast<int>(key),
+                         e.graph_val_comm(), &req) == MPI_SUCCESS;
       }
       sink->buffer(0);
     }
@@ -206,7 +213,8 @@ struct export_op final : op {
     r.hdr.bytes = value.bytes;
     std::strncpy(r.hdr.name, type.name, sizeof r.hdr.name - 1);
     r.value = std::move(value);
-    for (int dest : r.waiting) g.send_value(e, r, key, dest);
+    for (int dest : r.waiting)
+      g.send_value(e, r, key, dest);
     r.waiting.clear();
     return MPI_SUCCESS;
   }
@@ -266,8 +274,8 @@ void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int 
   for (op* o : {static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, hdr.get(),
                                                 sizeof(wire_header), hdr)),
                 r.value.bytes > 0
-                    ? static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag,
-                                                      r.value.data, r.value.bytes, r.value.keep))
+                    ? static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, r.value.data,
+                                                      r.value.bytes, r.value.keep))
                     : nullptr}) {
     if (o == nullptr) continue;
     if (const int err = o->start(e); err != MPI_SUCCESS) {
@@ -324,7 +332,8 @@ void graph_service::import_done(engine& e, std::uint64_t epoch) {
 
 std::uint64_t hash_name(const char* name) noexcept {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (const char* p = name; *p != 0; ++p) h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
+  for (const char* p = name; *p != 0; ++p)
+    h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
   return h;
 }
 
@@ -356,7 +365,9 @@ void dist_destroy(dist_state* s) noexcept {
   delete s;
 }
 
-std::uint64_t dist_epoch(const dist_state& s) noexcept { return s.epoch; }
+std::uint64_t dist_epoch(const dist_state& s) noexcept {
+  return s.epoch;
+}
 
 void dist_error(const dist_state& s, const std::string& what) {
   throw error(where(*s.e) + ": " + what, s.e->rank());
@@ -368,8 +379,8 @@ void dist_check_key(const dist_state& s, std::uint64_t key) {
                       std::to_string(s.e->tag_limit()) + ")");
 }
 
-void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t,
-                 std::size_t bytes, std::unique_ptr<import_sink> sink) {
+void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
+                 std::unique_ptr<import_sink> sink) {
   auto* o = new import_op();
   o->epoch = s.epoch;
   o->key = key;

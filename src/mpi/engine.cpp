@@ -353,10 +353,13 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
     MPI_Cancel(&o->req);
   }
   std::lock_guard lk(m_hooks_mx);
-  for (auto& [id, fn] : m_hooks) fn(m_fault_msg, m_fault_origin);
+  for (auto& [id, fn] : m_hooks)
+    fn(m_fault_msg, m_fault_origin);
 }
 
-void engine::fail_local(const std::string& what) { submit(new local_fault(what)); }
+void engine::fail_local(const std::string& what) {
+  submit(new local_fault(what));
+}
 
 int engine::add_fault_hook(std::function<void(const std::string&, int)> fn) {
   std::lock_guard lk(m_hooks_mx);

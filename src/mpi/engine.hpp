@@ -52,9 +52,9 @@ struct op {
 
   op* next = nullptr;
   MPI_Request req = MPI_REQUEST_NULL;
-  bool background = false;  ///< a module receive that is always posted: does not keep polling
+  bool background = false;      ///< a module receive that is always posted: does not keep polling
   bool survives_fault = false;  ///< still started after a fault (fault notices, goodbyes)
-  bool zombie = false;      ///< failed by a fault while in MPI: completion only frees it
+  bool zombie = false;          ///< failed by a fault while in MPI: completion only frees it
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -150,7 +150,7 @@ class engine {
   std::map<int, std::function<void(const std::string&, int)>> m_hooks;
   int m_next_hook = 0;
 
-  std::atomic<bool> m_stop{false};      ///< ~engine asked the worker to leave
+  std::atomic<bool> m_stop{false};  ///< ~engine asked the worker to leave
   std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0};
 
   // Start-up handshake: the worker initialises MPI, then reports here.

@@ -13,27 +13,42 @@ namespace {
 
 MPI_Datatype to_mpi(dtype t) {
   switch (t) {
-    case dtype::byte: return MPI_BYTE;
-    case dtype::i8: return MPI_INT8_T;
-    case dtype::u8: return MPI_UINT8_T;
-    case dtype::i16: return MPI_INT16_T;
-    case dtype::u16: return MPI_UINT16_T;
-    case dtype::i32: return MPI_INT32_T;
-    case dtype::u32: return MPI_UINT32_T;
-    case dtype::i64: return MPI_INT64_T;
-    case dtype::u64: return MPI_UINT64_T;
-    case dtype::f32: return MPI_FLOAT;
-    case dtype::f64: return MPI_DOUBLE;
+    case dtype::byte:
+      return MPI_BYTE;
+    case dtype::i8:
+      return MPI_INT8_T;
+    case dtype::u8:
+      return MPI_UINT8_T;
+    case dtype::i16:
+      return MPI_INT16_T;
+    case dtype::u16:
+      return MPI_UINT16_T;
+    case dtype::i32:
+      return MPI_INT32_T;
+    case dtype::u32:
+      return MPI_UINT32_T;
+    case dtype::i64:
+      return MPI_INT64_T;
+    case dtype::u64:
+      return MPI_UINT64_T;
+    case dtype::f32:
+      return MPI_FLOAT;
+    case dtype::f64:
+      return MPI_DOUBLE;
   }
   return MPI_BYTE;
 }
 
 MPI_Op to_mpi(reduce_op o) {
   switch (o) {
-    case reduce_op::sum: return MPI_SUM;
-    case reduce_op::prod: return MPI_PROD;
-    case reduce_op::min: return MPI_MIN;
-    case reduce_op::max: return MPI_MAX;
+    case reduce_op::sum:
+      return MPI_SUM;
+    case reduce_op::prod:
+      return MPI_PROD;
+    case reduce_op::min:
+      return MPI_MIN;
+    case reduce_op::max:
+      return MPI_MAX;
   }
   return MPI_SUM;
 }
@@ -116,9 +131,10 @@ struct user_op final : op {
 
   void fail(engine& e, const std::string& why, int origin) override {
     // A fault elsewhere keeps its own text; an MPI error raised when starting gets our prefix.
-    finish(status{}, origin == e.rank() && why.rfind("MPI error", 0) == 0
-                         ? prefix(args, e.rank()) + ": " + why
-                         : why,
+    finish(status{},
+           origin == e.rank() && why.rfind("MPI error", 0) == 0
+               ? prefix(args, e.rank()) + ": " + why
+               : why,
            origin);
   }
 

@@ -27,7 +27,8 @@ locus::task<int> body(int rank) {
   // watchdog, which ends the job after fault_timeout.
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   volatile long spin = 0;
-  while (std::chrono::steady_clock::now() < end) spin = spin + 1;
+  while (std::chrono::steady_clock::now() < end)
+    spin = spin + 1;
   co_return 0;
 }
 void graph_mode(mpi::context& ctx, locus::runtime& rt) {

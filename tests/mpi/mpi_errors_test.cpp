@@ -41,8 +41,8 @@ TEST(MpiErrors, ATagOutsideTheRangeIsNamed) {
 
 TEST(MpiErrors, ReduceBuffersOfDifferentLengthsAndUnknownRootsAreErrors) {
   double in[2] = {}, out[3] = {};
-  std::string m = message_of(
-      [&] { (void)mpi::allreduce(std::span(in), std::span(out), mpi::reduce_op::sum); });
+  std::string m =
+      message_of([&] { (void)mpi::allreduce(std::span(in), std::span(out), mpi::reduce_op::sum); });
   EXPECT_NE(m.find("the input has 2 elements and the output 3"), std::string::npos) << m;
   m = message_of([&] { (void)mpi::bcast(std::span(in), 99); });
   EXPECT_NE(m.find("unknown root 99"), std::string::npos) << m;

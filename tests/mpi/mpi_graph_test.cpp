@@ -42,7 +42,8 @@ TEST(MpiGraph, DatablocksTravelByValueBetweenRanks) {
   mpi::dist_graph dg(rt(), [size](std::uint64_t k) { return static_cast<int>((k + 1) % size); });
   if (dg.mine(0)) {
     auto b = df::datablock::create(len * sizeof(double));
-    for (std::size_t i = 0; i < len; ++i) b.as<double>()[i] = double(i);
+    for (std::size_t i = 0; i < len; ++i)
+      b.as<double>()[i] = double(i);
     dg.event<df::datablock>(0).satisfy(b);
   }
   for (std::uint64_t k = 1; k < n; ++k) {
@@ -51,7 +52,8 @@ TEST(MpiGraph, DatablocksTravelByValueBetweenRanks) {
     auto t = dg.task(1, [out](df::edt_args& in) mutable {
       auto src = in.read<double>(0);
       auto b = df::datablock::create(src.size_bytes());
-      for (std::size_t i = 0; i < src.size(); ++i) b.as<double>()[i] = 2 * src[i];
+      for (std::size_t i = 0; i < src.size(); ++i)
+        b.as<double>()[i] = 2 * src[i];
       out.satisfy(b);
     });
     df::add_dependence(dg.event<df::datablock>(k - 1, len * sizeof(double)), t, 0);
@@ -60,7 +62,8 @@ TEST(MpiGraph, DatablocksTravelByValueBetweenRanks) {
   if (dg.mine(n - 1)) {
     const auto v = dg.event<df::datablock>(n - 1).get().as<double>();
     ASSERT_EQ(v.size(), len);
-    for (std::size_t i = 0; i < len; i += 511) EXPECT_EQ(v[i], double(i) * (1 << (n - 1)));
+    for (std::size_t i = 0; i < len; i += 511)
+      EXPECT_EQ(v[i], double(i) * (1 << (n - 1)));
   }
 }
 
@@ -78,7 +81,8 @@ dag random_dag(std::uint32_t seed, std::uint64_t n, int ranks) {
   for (std::uint64_t i = 0; i < n; ++i) {
     d.owner[i] = static_cast<int>(gen() % static_cast<unsigned>(ranks));
     const unsigned np = i == 0 ? 0 : gen() % 4;
-    for (unsigned p = 0; p < np; ++p) d.preds[i].push_back(gen() % i);
+    for (unsigned p = 0; p < np; ++p)
+      d.preds[i].push_back(gen() % i);
   }
   return d;
 }
@@ -86,7 +90,8 @@ std::vector<std::uint64_t> serial(const dag& d) {
   std::vector<std::uint64_t> v(d.preds.size());
   for (std::uint64_t i = 0; i < v.size(); ++i) {
     std::uint64_t s = i * 7;
-    for (auto p : d.preds[i]) s = (s + v[p]) % k_mod;
+    for (auto p : d.preds[i])
+      s = (s + v[p]) % k_mod;
     v[i] = s;
   }
   return v;
@@ -105,7 +110,8 @@ TEST(MpiGraph, RandomDistributedDagsMatchASerialRun) {
       auto out = dg.event<std::uint64_t>(i);
       auto t = dg.task(np, [out, i, np](df::edt_args& in) mutable {
         std::uint64_t s = i * 7;
-        for (std::uint32_t p = 0; p < np; ++p) s = (s + in.get<std::uint64_t>(p)) % k_mod;
+        for (std::uint32_t p = 0; p < np; ++p)
+          s = (s + in.get<std::uint64_t>(p)) % k_mod;
         out.satisfy(s);
       });
       for (std::uint32_t p = 0; p < np; ++p)

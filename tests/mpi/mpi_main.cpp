@@ -12,8 +12,12 @@ namespace {
 std::unique_ptr<locus::mpi::context> g_ctx;
 std::unique_ptr<locus::runtime> g_rt;
 }  // namespace
-locus::mpi::context& ctx() { return *g_ctx; }
-locus::runtime& rt() { return *g_rt; }
+locus::mpi::context& ctx() {
+  return *g_ctx;
+}
+locus::runtime& rt() {
+  return *g_rt;
+}
 }  // namespace locus_mpi_test
 
 int main(int argc, char** argv) {

@@ -72,7 +72,8 @@ TEST(MpiOps, CollectivesGiveMpisAnswers) {
   const int rank = ctx().rank(), size = ctx().size();
   const auto v = run(collectives(rank, size));
   ASSERT_EQ(v.size(), 8u);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(v[i], 2.5);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(v[i], 2.5);
   EXPECT_EQ(v[4], size * (size - 1) / 2.0);
   EXPECT_EQ(v[5], double(size));
   if (rank == 0) {

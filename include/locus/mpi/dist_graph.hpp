@@ -105,8 +105,8 @@ struct dist_state;
 dist_state* dist_create(context& ctx, locus::dataflow::graph& g);
 void dist_destroy(dist_state* s) noexcept;
 std::uint64_t dist_epoch(const dist_state& s) noexcept;
-void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t,
-                 std::size_t bytes, std::unique_ptr<import_sink> sink);
+void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
+                 std::unique_ptr<import_sink> sink);
 void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_value v);
 void dist_wait(dist_state& s, locus::dataflow::graph& g);
 [[noreturn]] void dist_error(const dist_state& s, const std::string& what);
@@ -120,7 +120,9 @@ class dist_graph {
   using owner_map = std::function<int(std::uint64_t key)>;
 
   dist_graph(locus::runtime& rt, owner_map owner, locus::dataflow::graph_options o = {})
-      : m_g(rt, o), m_owner(std::move(owner)), m_ctx(&context::current()),
+      : m_g(rt, o),
+        m_owner(std::move(owner)),
+        m_ctx(&context::current()),
         m_s(detail::dist_create(*m_ctx, m_g)) {}
   /// Does not wait (call wait() first); tasks still running keep what they use alive.
   ~dist_graph() { detail::dist_destroy(m_s); }

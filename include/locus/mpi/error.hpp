@@ -31,9 +31,9 @@ inline constexpr int any_tag = -1;
 
 /// What a completed operation reports.
 struct status {
-  int source = -1;         ///< the sender (recv), or -1
-  int tag = -1;            ///< the message's tag (recv), or -1
-  std::size_t bytes = 0;   ///< bytes moved by this rank's part of the operation
+  int source = -1;        ///< the sender (recv), or -1
+  int tag = -1;           ///< the message's tag (recv), or -1
+  std::size_t bytes = 0;  ///< bytes moved by this rank's part of the operation
 };
 
 /// Element types the module can hand to MPI (reductions need one of them; point-to-point and
@@ -46,16 +46,21 @@ template <class T>
 [[nodiscard]] consteval dtype dtype_of() {
   static_assert(std::is_arithmetic_v<T> || std::is_same_v<T, std::byte>,
                 "locus::mpi reductions need an arithmetic element type");
-  if constexpr (std::is_same_v<T, std::byte>) return dtype::byte;
+  if constexpr (std::is_same_v<T, std::byte>)
+    return dtype::byte;
   else if constexpr (std::is_floating_point_v<T>) {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
     return sizeof(T) == 4 ? dtype::f32 : dtype::f64;
   } else {
     constexpr bool s = std::is_signed_v<T>;
-    if constexpr (sizeof(T) == 1) return s ? dtype::i8 : dtype::u8;
-    else if constexpr (sizeof(T) == 2) return s ? dtype::i16 : dtype::u16;
-    else if constexpr (sizeof(T) == 4) return s ? dtype::i32 : dtype::u32;
-    else return s ? dtype::i64 : dtype::u64;
+    if constexpr (sizeof(T) == 1)
+      return s ? dtype::i8 : dtype::u8;
+    else if constexpr (sizeof(T) == 2)
+      return s ? dtype::i16 : dtype::u16;
+    else if constexpr (sizeof(T) == 4)
+      return s ? dtype::i32 : dtype::u32;
+    else
+      return s ? dtype::i64 : dtype::u64;
   }
 }
 

@@ -5,7 +5,8 @@
 //   auto r = locus::mpi::irecv(std::span(&y, 1), 0, 7);   // started now
 //   ...                                                  // other work meanwhile
 //   locus::mpi::status st = co_await r;                  // suspends this task only
-//   co_await locus::mpi::allreduce(std::span(&x, 1), std::span(&sum, 1), locus::mpi::reduce_op::sum);
+//   co_await locus::mpi::allreduce(std::span(&x, 1), std::span(&sum, 1),
+//   locus::mpi::reduce_op::sum);
 //
 // Every function starts the operation at once (it is handed to the communication worker,
 // context.hpp) and returns a request. `co_await request` suspends the calling task without
@@ -69,11 +70,11 @@ struct op_args {
   std::size_t count = 0;      ///< elements (bytes for send/recv/bcast)
   std::size_t out_count = 0;  ///< reduce/allreduce: elements of `out` (must equal count)
   dtype type = dtype::byte;
-  std::size_t elem = 1;       ///< bytes per element (for messages about sizes)
+  std::size_t elem = 1;  ///< bytes per element (for messages about sizes)
   reduce_op rop = reduce_op::sum;
-  int peer = 0;               ///< dest / source / root
+  int peer = 0;  ///< dest / source / root
   int tag = 0;
-  const char* what = "";      ///< the API name, for errors
+  const char* what = "";  ///< the API name, for errors
 };
 
 /// Checks `a`, hands it to the current context's communication worker; throws on bad input.
@@ -175,9 +176,9 @@ op_args reduction(op_kind k, std::span<I, EI> in, std::span<O, EO> out, reduce_o
 template <class S>
 request isend(S&& buf, int dest, int tag) {
   const auto s = std::span(buf);
-  return request(detail::submit(detail::message(detail::op_kind::send,
-                                                std::span<const detail::element_of<S>>(s.data(), s.size()), dest,
-                                                tag, "locus::mpi::send")));
+  return request(detail::submit(detail::message(
+      detail::op_kind::send, std::span<const detail::element_of<S>>(s.data(), s.size()), dest, tag,
+      "locus::mpi::send")));
 }
 /// Receives exactly buf.size() elements from `source` (or any_source) with `tag` (or any_tag).
 template <class S>
@@ -197,7 +198,9 @@ request recv(S&& buf, int source, int tag) {
 }
 
 request ibarrier();
-inline request barrier() { return ibarrier(); }
+inline request barrier() {
+  return ibarrier();
+}
 
 /// Broadcasts root's `buf` into every other rank's `buf` (the same length everywhere).
 template <class S>
@@ -216,8 +219,7 @@ request bcast(S&& buf, int root) {
 template <class I, class O>
 request ireduce(I&& in, O&& out, reduce_op op, int root) {
   return request(detail::submit(detail::reduction(detail::op_kind::reduce, std::span(in),
-                                                  std::span(out), op, root,
-                                                  "locus::mpi::reduce")));
+                                                  std::span(out), op, root, "locus::mpi::reduce")));
 }
 template <class I, class O>
 request reduce(I&& in, O&& out, reduce_op op, int root) {
@@ -227,8 +229,7 @@ request reduce(I&& in, O&& out, reduce_op op, int root) {
 template <class I, class O>
 request iallreduce(I&& in, O&& out, reduce_op op) {
   return request(detail::submit(detail::reduction(detail::op_kind::allreduce, std::span(in),
-                                                  std::span(out), op, 0,
-                                                  "locus::mpi::allreduce")));
+                                                  std::span(out), op, 0, "locus::mpi::allreduce")));
 }
 template <class I, class O>
 request allreduce(I&& in, O&& out, reduce_op op) {
