@@ -104,7 +104,7 @@ struct user_op final : op {
         finish(s,
                prefix(args, e.rank()) + ": the message from rank " + std::to_string(s.source) +
                    " (tag " + std::to_string(s.tag) + ") is larger than the buffer of " +
-                   describe_bytes(args.count, args.elem),
+                   describe_bytes(args.count, args.elem) + " (" + mpi_error_text(err) + ")",
                e.rank());
         return false;
       }
