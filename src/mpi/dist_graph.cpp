@@ -120,7 +120,12 @@ struct request_recv final : op {
       return false;
     }
     e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
-    return start(e) == MPI_SUCCESS;
+    if (const int rc = start(e); rc != MPI_SUCCESS) {
+      e.raise_fault(where(e) + ": posting the request receive: " + mpi_error_text(rc), e.rank(),
+                    true);
+      return false;
+    }
+    return true;
   }
   void fail(engine&, const std::string&, int) override {}
   request_msg m_msg;
@@ -181,9 +186,13 @@ struct import_op final : op {
       }
       if (hdr.bytes > 0) {
         void* buf = sink->buffer(hdr.bytes);
-        e.note_started();
-        return MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner, static_cast<int>(key),
-                         e.graph_val_comm(), &req) == MPI_SUCCESS;
+        const int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner,
+                                 static_cast<int>(key), e.graph_val_comm(), &req);
+        if (rc == MPI_SUCCESS) return true;
+        e.raise_fault(where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+                          std::to_string(owner) + ": " + mpi_error_text(rc),
+                      e.rank(), true);
+        return false;
       }
       sink->buffer(0);
     }

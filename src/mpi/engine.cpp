@@ -57,7 +57,13 @@ struct notice_recv final : op {
       e.raise_fault(std::string(m_buf, static_cast<std::size_t>(n)), st.MPI_SOURCE, false);
     else
       e.note_bye();
-    return start(e) == MPI_SUCCESS;
+    if (const int rc = start(e); rc != MPI_SUCCESS) {
+      e.raise_fault("locus::mpi: rank " + std::to_string(e.rank()) +
+                        ": posting the module's control receive: " + mpi_error_text(rc),
+                    e.rank(), true);
+      return false;
+    }
+    return true;
   }
   void fail(engine&, const std::string&, int) override {}
 
@@ -190,7 +196,6 @@ void engine::submit(op* o) {
 void engine::activate(op* o) {
   m_active.push_back(o);
   m_reqs.push_back(o->req);
-  note_started();
 }
 
 bool engine::drain_inbox() {

@@ -103,8 +103,6 @@ class engine {
 
   void note_bye() noexcept { ++m_byes; }
   [[nodiscard]] comm_stats stats() const noexcept;
-  /// Worker thread only: bump the started count (an op that starts a second request).
-  void note_started() noexcept { m_started.fetch_add(1, std::memory_order_relaxed); }
   /// Worker thread only: an op started a request outside start() (a follow-up receive).
   void activate(op* o);
 

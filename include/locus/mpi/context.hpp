@@ -67,8 +67,8 @@ struct completion;
 
 /// Counters of the communication worker (racy snapshot while it runs).
 struct comm_stats {
-  std::uint64_t started = 0;    ///< MPI operations started (user and internal)
-  std::uint64_t completed = 0;  ///< completions delivered
+  std::uint64_t started = 0;    ///< submissions started (user and the module's own)
+  std::uint64_t completed = 0;  ///< MPI requests MPI_Testsome found complete
   std::uint64_t polls = 0;      ///< MPI_Testsome calls
   std::uint64_t sleeps = 0;     ///< times the worker slept
 };
