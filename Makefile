@@ -5,9 +5,9 @@ JOBS ?= $(shell nproc)
 BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
                 clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
-                libopenblas-dev libstarpu-dev
+                libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin
 
-.PHONY: deps release demo test bench debug asan tsan sanitizers consumer fuzz format \
+.PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer fuzz format \
         format-check clean
 
 # Install what a fresh machine lacks (only as root; otherwise say what is missing).
@@ -34,8 +34,19 @@ demo: release
 	$(BENCH) fj --size 1024 --runtime serial,locus,tbb,omp \
 	  --policy work-first,help-first,adaptive --workers 1,2 --reps 3
 
+# Everything but the mpi module's tests, then those as their own bounded stage.
 test: release
-	ctest --preset release -j 1
+	ctest --preset release -j 1 -LE mpi
+	$(MAKE) --no-print-directory mpi-test-run
+
+# The mpi module's tests (label mpi: mpirun with 2 and 4 ranks, the fault tests, the MPI
+# example; none when MPI was not found), time-bounded: each test 120 s, the stage
+# MPI_TEST_BOUND seconds (they take about 15 s on 2 cores).
+MPI_TEST_BOUND ?= 300
+mpi-test: release
+	$(MAKE) --no-print-directory mpi-test-run
+mpi-test-run:
+	timeout $(MPI_TEST_BOUND) ctest --preset release -j 1 -L mpi
 
 # The full suite: every kernel at its default size, all runtimes, 1 and 2 workers. Writes
 # docs/benchmarks-data/suite.json, the generated report docs/benchmarks-suite.md and the charts

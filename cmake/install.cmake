@@ -57,3 +57,20 @@ install(CODE "
   configure_file(\"${PROJECT_BINARY_DIR}/locus.pc.in\" \"${PROJECT_BINARY_DIR}/locus.pc\" @ONLY)
 ")
 install(FILES ${PROJECT_BINARY_DIR}/locus.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The optional mpi component (built when LOCUS_HAVE_MPI): its own export set, loaded by
+# locusConfig.cmake only for find_package(locus COMPONENTS mpi), and locus-mpi.pc.
+if(TARGET locus_mpi)
+  install(TARGETS locus_mpi EXPORT locusMpiTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT locusMpiTargets
+    NAMESPACE locus::
+    FILE locus-mpiTargets.cmake
+    DESTINATION ${LOCUS_INSTALL_CMAKEDIR})
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/locus-mpi.pc.in ${PROJECT_BINARY_DIR}/locus-mpi.pc.in
+                 @ONLY)
+  install(CODE "
+    set(LOCUS_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${PROJECT_BINARY_DIR}/locus-mpi.pc.in\" \"${PROJECT_BINARY_DIR}/locus-mpi.pc\" @ONLY)
+  ")
+  install(FILES ${PROJECT_BINARY_DIR}/locus-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -1,0 +1,37 @@
+// locus-mpi-bench: shared pieces of the kernels (ping-pong, heat 2-D) and the driver.
+#pragma once
+
+#include <locus/locus.hpp>
+#include <locus/mpi.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace locus_mpi_bench {
+
+struct params {
+  int reps = 5;
+  std::size_t iters = 0;  ///< 0: the kernel's default
+  std::string sizes;      ///< kernel-specific, empty: default
+};
+
+/// Seconds of `f()`, every rank timed between two barriers (so the slowest rank counts).
+double timed(locus::mpi::context& ctx, const std::function<void()>& f);
+
+/// Median, min, max of `v` (non-empty).
+struct spread {
+  double median, min, max;
+};
+spread spread_of(std::vector<double> v);
+
+/// Results are JSON objects like locus-bench's: kernel, size, runtime, ranks, workers, reps,
+/// median_s, min_s, max_s, verified, plus kernel fields.
+using result = nlohmann::json;
+
+std::vector<result> pingpong(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
+std::vector<result> heat(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
+
+}  // namespace locus_mpi_bench

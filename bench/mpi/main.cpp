@@ -1,0 +1,96 @@
+// locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
+//   mpirun -np 2 locus-mpi-bench pingpong|heat|all [--reps N] [--iters N] [--size RxC]
+//          [--workers N] [--progress shared|dedicated] [--json FILE]
+// Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "bench.hpp"
+
+namespace locus_mpi_bench {
+
+double timed(locus::mpi::context& ctx, const std::function<void()>& f) {
+  locus::mpi::barrier().wait();
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  locus::mpi::barrier().wait();
+  (void)ctx;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+spread spread_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
+}  // namespace locus_mpi_bench
+
+int main(int argc, char** argv) {
+  using namespace locus_mpi_bench;
+  std::string command = argv[0];
+  for (int i = 1; i < argc; ++i)
+    command += std::string(" ") + argv[i];
+  CLI::App app{"locus-mpi-bench: the mpi module's benchmarks (run under mpirun)"};
+  std::string kernel = "all", json_path, progress = "shared";
+  params p;
+  unsigned workers = 1;
+  app.add_option("kernel", kernel, "pingpong, heat or all")
+      ->check(CLI::IsMember({"pingpong", "heat", "all"}));
+  app.add_option("--reps", p.reps, "repetitions (median reported)")->check(CLI::PositiveNumber);
+  app.add_option("--iters", p.iters, "round trips (pingpong) or steps (heat); 0: default");
+  app.add_option("--size", p.sizes, "heat grid RxC (default 2048x2048)");
+  app.add_option("--workers", workers, "locus workers (and OpenMP threads) per rank")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--progress", progress, "the communication worker: shared or dedicated")
+      ->check(CLI::IsMember({"shared", "dedicated"}));
+  app.add_option("--json", json_path, "write the results here (rank 0)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  locus::mpi::options o;
+  o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
+                                       : locus::mpi::progress_mode::shared;
+  locus::mpi::context ctx(argc, argv, o);
+  locus::config cfg;
+  cfg.workers = workers;
+  cfg.pin = false;
+  locus::runtime rt(cfg);
+  std::vector<result> all;
+  if (kernel == "pingpong" || kernel == "all")
+    for (auto& r : pingpong(ctx, rt, p))
+      all.push_back(r);
+  if (kernel == "heat" || kernel == "all")
+    for (auto& r : heat(ctx, rt, p))
+      all.push_back(r);
+  bool ok = true;
+  if (ctx.rank() == 0) {
+    std::printf("%-9s %-16s %-8s %5s %7s %12s %12s %12s %s\n", "kernel", "size", "runtime", "ranks",
+                "workers", "median_s", "latency_us", "MB/s", "verified");
+    for (const auto& r : all) {
+      std::printf(
+          "%-9s %-16s %-8s %5d %7u %12.6f %12s %12s %s\n", r["kernel"].get<std::string>().c_str(),
+          r["size"].get<std::string>().c_str(), r["runtime"].get<std::string>().c_str(),
+          r["ranks"].get<int>(), r["workers"].get<unsigned>(), r["median_s"].get<double>(),
+          r.contains("latency_us") ? std::to_string(r["latency_us"].get<double>()).c_str() : "-",
+          r.contains("bandwidth_MBps") ? std::to_string(r["bandwidth_MBps"].get<double>()).c_str()
+                                       : "-",
+          r["verified"].get<bool>() ? "yes" : "NO");
+      ok = ok && r["verified"].get<bool>();
+    }
+    if (!json_path.empty()) {
+      nlohmann::json doc{{"machine",
+                          {{"hardware_threads", std::thread::hardware_concurrency()},
+                           {"note", "shared machine; ranks x workers as given"}}},
+                         {"command", command},
+                         {"results", all}};
+      std::ofstream(json_path) << doc.dump(2) << "\n";
+    }
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,137 @@
+// locus/mpi/context.hpp — one per process: MPI, the communication worker, faults.
+//
+//   int main(int argc, char** argv) {
+//     locus::mpi::context mpi(argc, argv);          // MPI_Init_thread on the comm worker
+//     locus::runtime rt;
+//     mpi.run(rt, my_task(mpi.rank()));             // tasks co_await mpi::send / recv / ...
+//   }                                               // ~context: every rank leaves together
+//
+// The communication worker is one thread per rank that makes every MPI call of the module
+// (docs/design/0014-mpi.md). It initialises MPI itself, asking for MPI_THREAD_FUNNELED, so the
+// module works with an MPI that offers no more; when the program initialised MPI already, it
+// needs MPI_THREAD_SERIALIZED or MULTIPLE (its calls come from another thread than main's).
+// With MULTIPLE the module still funnels its own calls to the one thread (the requests it
+// progresses together with MPI_Testsome are cheapest there); the program may call MPI from
+// any thread on its own communicators: the module talks on duplicates of MPI_COMM_WORLD, so
+// its messages never match the program's.
+//
+// Progress: the worker starts what tasks submit and completes it with MPI_Testsome. With
+// progress_mode::shared (the default, for ranks that use every core for workers) it polls for
+// `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
+// are pending, and without limit when none is (a submission wakes it at once): an idle rank
+// burns no CPU. progress_mode::dedicated polls without sleeping (yielding between polls): the
+// lowest latency when it has a core of its own (config::workers = cores per rank - 1), a core
+// spent even when idle.
+//
+// Faults: an exception that leaves run() on one rank is sent to every rank; there, operations
+// in flight and every later one fail with locus::mpi::error("locus::mpi: rank R failed: ..."),
+// distributed graphs stop, and run() throws that error even if the local task succeeded. A rank
+// that knows of a fault ends within `fault_timeout`: at once if every rank reaches ~context
+// (then MPI_Finalize), else by MPI_Abort, which ends the whole job. The job never hangs on a
+// fault.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "locus/mpi/error.hpp"
+#include "locus/runtime.hpp"
+#include "locus/task.hpp"
+
+namespace locus::mpi {
+
+enum class progress_mode : std::uint8_t {
+  shared,     ///< poll briefly after activity, then sleep (default)
+  dedicated,  ///< poll continuously: owns a core
+};
+
+struct options {
+  progress_mode progress = progress_mode::shared;
+  /// shared: how long to keep polling after the last submission or completion.
+  std::chrono::microseconds spin{200};
+  /// shared: the longest sleep while requests are pending (the back-off doubles up to it).
+  std::chrono::microseconds max_sleep{500};
+  /// How long a rank that knows of a fault waits for every rank to reach ~context before it
+  /// ends the job with MPI_Abort.
+  std::chrono::milliseconds fault_timeout{10000};
+};
+
+namespace detail {
+class engine;
+struct completion;
+}  // namespace detail
+
+/// Counters of the communication worker (racy snapshot while it runs).
+struct comm_stats {
+  std::uint64_t started = 0;    ///< submissions started (user and the module's own)
+  std::uint64_t completed = 0;  ///< MPI requests MPI_Testsome found complete
+  std::uint64_t polls = 0;      ///< MPI_Testsome calls
+  std::uint64_t sleeps = 0;     ///< times the worker slept
+};
+
+class context {
+ public:
+  /// Starts the communication worker, which initialises MPI (or adopts the program's MPI, see
+  /// the top of this file). Throws locus::mpi::error if MPI cannot be used; std::logic_error if
+  /// another context exists in this process.
+  context(int& argc, char**& argv, options o = {});
+  explicit context(options o = {});
+  /// Leaves with every other rank (see Faults above), then MPI_Finalize if the context
+  /// initialised MPI. Never throws.
+  ~context();
+  context(const context&) = delete;
+  context& operator=(const context&) = delete;
+
+  /// The process's context; throws locus::mpi::error if there is none.
+  [[nodiscard]] static context& current();
+
+  [[nodiscard]] int rank() const noexcept;
+  [[nodiscard]] int size() const noexcept;
+  /// User tags are in [0, tag_limit()): MPI_TAG_UB + 1 of the module's communicator.
+  [[nodiscard]] int tag_limit() const noexcept;
+  [[nodiscard]] const options& opts() const noexcept;
+
+  /// rt.run(t); if it throws, every other rank is told (unless the error came from another
+  /// rank) and the exception is rethrown. If another rank failed meanwhile, throws its error.
+  template <class T>
+  T run(locus::runtime& rt, locus::task<T> t) {
+    try {
+      if constexpr (std::is_void_v<T>) {
+        rt.run(std::move(t));
+        check_peers();
+      } else {
+        T v = rt.run(std::move(t));
+        check_peers();
+        return v;
+      }
+    } catch (...) {
+      report(std::current_exception());
+      throw;
+    }
+  }
+
+  /// Tells every rank that this one failed with `what` (once; later calls do nothing).
+  void fail(const std::string& what);
+  /// True once a fault (here or on another rank) is known.
+  [[nodiscard]] bool faulted() const noexcept;
+  /// Throws the fault's locus::mpi::error if one is known.
+  void check_peers() const;
+
+  /// Runs `fn` on the communication worker and waits for it: raw MPI calls (interoperation,
+  /// benchmarks' baselines). Progress of other operations stops while it runs. Off the workers
+  /// only. Rethrows what fn throws.
+  void call(const std::function<void()>& fn);
+
+  [[nodiscard]] comm_stats stats() const noexcept;
+  [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
+
+ private:
+  void report(std::exception_ptr e) noexcept;
+  std::unique_ptr<detail::engine> m_e;
+};
+
+}  // namespace locus::mpi

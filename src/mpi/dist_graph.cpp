@@ -1,0 +1,433 @@
+// src/mpi/dist_graph.cpp — values of distributed graphs between ranks (dist_graph.hpp).
+//
+// Messages (on two of the engine's communicators, so they never meet user messages):
+//   request  graph_req, tag 0: {epoch, key} from a rank that wants key's value, to its owner;
+//   value    graph_val, tag = key: a wire_header, then (if bytes > 0) the bytes, owner -> asker.
+// The owner's worker keeps, per (epoch, key), the value once its export task ran and the ranks
+// that asked before it did; it answers each request once both are there. A key's header and
+// bytes come from one sender with one tag on one communicator, so MPI's non-overtaking rule
+// keeps them in order, and epochs cannot mix on a tag: a rank passes an epoch's fence only
+// after every value it asked for in that epoch arrived (imports pending hold its fence back).
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "engine.hpp"
+#include "locus/mpi/dist_graph.hpp"
+
+namespace locus::mpi::detail {
+
+namespace {
+
+struct wire_header {
+  std::uint64_t hash = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t size = 0;  ///< the type's size (0: a datablock)
+  char name[40] = {};
+};
+static_assert(sizeof(wire_header) == 64);
+
+struct request_msg {
+  std::uint64_t epoch = 0, key = 0;
+};
+
+std::string readable(const char* mangled) {
+  int st = 0;
+  char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &st);
+  std::string out = st == 0 && d != nullptr ? d : mangled;
+  std::free(d);
+  return out;
+}
+
+std::atomic<std::uint64_t> g_epochs{0};
+
+}  // namespace
+
+struct dist_state {
+  engine* e = nullptr;
+  context* ctx = nullptr;
+  std::uint64_t epoch = 0;
+  int hook = -1;
+};
+
+/// The owner's record of one key's value.
+struct export_rec {
+  bool ready = false;
+  wire_header hdr;
+  export_value value;
+  std::vector<int> waiting;  ///< ranks that asked before the value was ready
+};
+
+struct fence_op;
+
+struct graph_service {
+  std::map<std::pair<std::uint64_t, std::uint64_t>, export_rec> exports;
+  std::map<std::uint64_t, std::int64_t> imports_pending;  ///< per epoch
+  std::map<std::uint64_t, bool> fencing;                  ///< epoch -> its fence started here
+  std::map<std::uint64_t, fence_op*> deferred;            ///< fences waiting for imports
+  void send_value(engine& e, export_rec& r, std::uint64_t key, int dest);
+  void on_request(engine& e, int src, const request_msg& m);
+  void import_done(engine& e, std::uint64_t epoch);
+  void check_unanswered(engine& e, std::uint64_t epoch);
+};
+
+namespace {
+
+std::string where(const engine& e) {
+  return "locus::mpi::dist_graph on rank " + std::to_string(e.rank());
+}
+
+/// A send the module makes and nobody awaits: its failure is a fault of this rank.
+struct owned_send final : op {
+  owned_send(MPI_Comm c, int dest, int tag, const void* data, std::size_t bytes,
+             std::shared_ptr<const void> keep)
+      : m_comm(c),
+        m_dest(dest),
+        m_tag(tag),
+        m_data(data),
+        m_bytes(bytes),
+        m_keep(std::move(keep)) {}
+  int start(engine&) override {
+    return MPI_Isend(m_data, static_cast<int>(m_bytes), MPI_BYTE, m_dest, m_tag, m_comm, &req);
+  }
+  bool complete(engine& e, const MPI_Status&, int err) override {
+    if (err != MPI_SUCCESS)
+      e.raise_fault(
+          where(e) + ": sending to rank " + std::to_string(m_dest) + ": " + mpi_error_text(err),
+          e.rank(), true);
+    return false;
+  }
+  void fail(engine&, const std::string&, int) override {}
+  MPI_Comm m_comm;
+  int m_dest, m_tag;
+  const void* m_data;
+  std::size_t m_bytes;
+  std::shared_ptr<const void> m_keep;
+};
+
+/// The always-posted receive of requests.
+struct request_recv final : op {
+  request_recv() { background = true; }
+  int start(engine& e) override {
+    return MPI_Irecv(&m_msg, sizeof m_msg, MPI_BYTE, MPI_ANY_SOURCE, 0, e.graph_req_comm(), &req);
+  }
+  bool complete(engine& e, const MPI_Status& st, int err) override {
+    if (err != MPI_SUCCESS) {
+      e.raise_fault(where(e) + ": receiving a request: " + mpi_error_text(err), e.rank(), true);
+      return false;
+    }
+    e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
+    if (const int rc = start(e); rc != MPI_SUCCESS) {
+      e.raise_fault(where(e) + ": posting the request receive: " + mpi_error_text(rc), e.rank(),
+                    true);
+      return false;
+    }
+    return true;
+  }
+  void fail(engine&, const std::string&, int) override {}
+  request_msg m_msg;
+};
+
+graph_service& service(engine& e) {
+  if (!e.graphs) {
+    e.graphs = std::make_shared<graph_service>();
+    auto* r = new request_recv();
+    if (r->start(e) == MPI_SUCCESS) {
+      e.activate(r);
+    } else {
+      delete r;
+      e.raise_fault(where(e) + ": cannot post the request receive", e.rank(), true);
+    }
+  }
+  return *e.graphs;
+}
+
+/// This rank wants `key`: ask its owner, receive the header, check it, receive the bytes.
+struct import_op final : op {
+  int start(engine& e) override {
+    graph_service& g = service(e);
+    ++g.imports_pending[epoch];
+    auto msg = std::make_shared<request_msg>(request_msg{epoch, key});
+    auto* ask = new owned_send(e.graph_req_comm(), owner, 0, msg.get(), sizeof(request_msg), msg);
+    if (const int err = ask->start(e); err != MPI_SUCCESS) {
+      delete ask;
+      return err;
+    }
+    e.activate(ask);
+    return MPI_Irecv(&hdr, sizeof hdr, MPI_BYTE, owner, static_cast<int>(key), e.graph_val_comm(),
+                     &req);
+  }
+  bool complete(engine& e, const MPI_Status&, int err) override {
+    if (err != MPI_SUCCESS) {
+      e.raise_fault(where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+                        std::to_string(owner) + ": " + mpi_error_text(err),
+                    e.rank(), true);
+      return false;
+    }
+    if (!have_header) {
+      have_header = true;
+      const bool size_ok = type.size != 0 ? hdr.bytes == type.size
+                                          : expected_bytes == 0 || hdr.bytes == expected_bytes;
+      if (hdr.hash != type.hash || !size_ok) {
+        std::string got(hdr.name, strnlen(hdr.name, sizeof hdr.name));
+        e.raise_fault(where(e) + ": key " + std::to_string(key) + " from rank " +
+                          std::to_string(owner) + " carries " + readable(got.c_str()) + " (" +
+                          std::to_string(hdr.bytes) + " bytes); this rank expects " +
+                          readable(type.name) + " (" +
+                          (type.size != 0        ? std::to_string(type.size) + " bytes"
+                           : expected_bytes != 0 ? std::to_string(expected_bytes) + " bytes"
+                                                 : std::string("any size")) +
+                          ")",
+                      e.rank(), true);
+        return false;
+      }
+      if (hdr.bytes > 0) {
+        void* buf = sink->buffer(hdr.bytes);
+        const int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner,
+                                 static_cast<int>(key), e.graph_val_comm(), &req);
+        if (rc == MPI_SUCCESS) return true;
+        e.raise_fault(where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+                          std::to_string(owner) + ": " + mpi_error_text(rc),
+                      e.rank(), true);
+        return false;
+      }
+      sink->buffer(0);
+    }
+    sink->deliver();
+    e.graphs->import_done(e, epoch);
+    return false;
+  }
+  void fail(engine&, const std::string&, int) override {}
+
+  std::uint64_t epoch = 0, key = 0;
+  int owner = 0;
+  wire_type type;
+  std::size_t expected_bytes = 0;
+  std::unique_ptr<import_sink> sink;
+  wire_header hdr;
+  bool have_header = false;
+};
+
+/// The owner's value of `key` is ready (its export task ran).
+struct export_op final : op {
+  int start(engine& e) override {
+    graph_service& g = service(e);
+    export_rec& r = g.exports[{epoch, key}];
+    r.ready = true;
+    r.hdr.hash = type.hash;
+    r.hdr.size = type.size;
+    r.hdr.bytes = value.bytes;
+    std::strncpy(r.hdr.name, type.name, sizeof r.hdr.name - 1);
+    r.value = std::move(value);
+    for (int dest : r.waiting)
+      g.send_value(e, r, key, dest);
+    r.waiting.clear();
+    return MPI_SUCCESS;
+  }
+  bool complete(engine&, const MPI_Status&, int) override { return false; }
+  void fail(engine&, const std::string&, int) override {}
+  std::uint64_t epoch = 0, key = 0;
+  wire_type type;
+  export_value value;
+};
+
+}  // namespace
+
+/// The end of an epoch on this rank: every value asked for arrived, then a barrier.
+struct fence_op final : op {
+  int start(engine& e) override {
+    graph_service& g = service(e);
+    g.fencing[epoch] = true;
+    g.check_unanswered(e, epoch);
+    if (e.faulted()) {
+      fail(e, e.fault_message(), e.fault_origin());
+      return MPI_SUCCESS;
+    }
+    if (g.imports_pending[epoch] > 0) {
+      // Held back until the last import of the epoch arrived (graph_service::import_done).
+      auto* later = new fence_op();
+      later->epoch = epoch;
+      later->done = std::move(done);
+      g.deferred[epoch] = later;
+      return MPI_SUCCESS;
+    }
+    return MPI_Ibarrier(e.graph_req_comm(), &req);
+  }
+  bool complete(engine& e, const MPI_Status&, int err) override {
+    graph_service& g = *e.graphs;
+    auto lo = g.exports.lower_bound({epoch, 0});
+    auto hi = g.exports.lower_bound({epoch + 1, 0});
+    g.exports.erase(lo, hi);
+    g.imports_pending.erase(epoch);
+    g.fencing.erase(epoch);
+    finish(err == MPI_SUCCESS ? std::string() : where(e) + ": fence: " + mpi_error_text(err),
+           e.rank());
+    return false;
+  }
+  void fail(engine&, const std::string& why, int origin) override { finish(why, origin); }
+  void finish(std::string error, int origin) {
+    if (!done) return;
+    deliver(*done, status{}, std::move(error), origin);
+    done.reset();
+  }
+  std::uint64_t epoch = 0;
+  std::shared_ptr<completion> done;
+};
+
+void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int dest) {
+  const int tag = static_cast<int>(key);
+  auto hdr = std::make_shared<wire_header>(r.hdr);
+  for (op* o : {static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, hdr.get(),
+                                                sizeof(wire_header), hdr)),
+                r.value.bytes > 0
+                    ? static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, r.value.data,
+                                                      r.value.bytes, r.value.keep))
+                    : nullptr}) {
+    if (o == nullptr) continue;
+    if (const int err = o->start(e); err != MPI_SUCCESS) {
+      delete o;
+      e.raise_fault(where(e) + ": sending key " + std::to_string(key) + " to rank " +
+                        std::to_string(dest) + ": " + mpi_error_text(err),
+                    e.rank(), true);
+      return;
+    }
+    e.activate(o);
+  }
+}
+
+void graph_service::on_request(engine& e, int src, const request_msg& m) {
+  export_rec& r = exports[{m.epoch, m.key}];
+  if (r.ready) {
+    send_value(e, r, m.key, src);
+  } else {
+    r.waiting.push_back(src);
+    check_unanswered(e, m.epoch);
+  }
+}
+
+void graph_service::check_unanswered(engine& e, std::uint64_t epoch) {
+  // Once this rank's local tasks are done (its fence started) every key it owns and created
+  // is ready: a request still waiting names a key this rank never created.
+  if (!fencing[epoch]) return;
+  for (auto it = exports.lower_bound({epoch, 0}); it != exports.end() && it->first.first == epoch;
+       ++it) {
+    if (!it->second.ready && !it->second.waiting.empty()) {
+      e.raise_fault(where(e) + ": rank " + std::to_string(it->second.waiting.front()) +
+                        " asked for key " + std::to_string(it->first.second) +
+                        ", which this rank owns but never created or satisfied (dist_graph::event "
+                        "on its owner)",
+                    e.rank(), true);
+      return;
+    }
+  }
+}
+
+void graph_service::import_done(engine& e, std::uint64_t epoch) {
+  if (--imports_pending[epoch] > 0) return;
+  auto it = deferred.find(epoch);
+  if (it == deferred.end()) return;
+  fence_op* f = it->second;
+  deferred.erase(it);
+  if (const int err = MPI_Ibarrier(e.graph_req_comm(), &f->req); err != MPI_SUCCESS) {
+    f->fail(e, where(e) + ": fence: " + mpi_error_text(err), e.rank());
+    delete f;
+    return;
+  }
+  e.activate(f);
+}
+
+std::uint64_t hash_name(const char* name) noexcept {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const char* p = name; *p != 0; ++p)
+    h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
+  return h;
+}
+
+dist_state* dist_create(context& ctx, locus::dataflow::graph& g) {
+  auto* s = new dist_state();
+  s->e = &ctx.impl();
+  s->ctx = &ctx;
+  s->epoch = g_epochs.fetch_add(1, std::memory_order_relaxed);
+  // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
+  // error makes wait() return once nothing else runs (tasks waiting for values are not waited
+  // for after a failure, graph.hpp). Deferred fences of this rank fail with it.
+  s->hook = s->e->add_fault_hook([&g, s](const std::string& msg, int origin) {
+    (void)g.task(0, [msg, origin] { throw error(msg, origin); });
+    if (s->e->graphs) {
+      auto& d = s->e->graphs->deferred;
+      auto it = d.find(s->epoch);
+      if (it != d.end()) {
+        it->second->fail(*s->e, msg, origin);
+        delete it->second;
+        d.erase(it);
+      }
+    }
+  });
+  return s;
+}
+
+void dist_destroy(dist_state* s) noexcept {
+  s->e->remove_fault_hook(s->hook);
+  delete s;
+}
+
+std::uint64_t dist_epoch(const dist_state& s) noexcept {
+  return s.epoch;
+}
+
+void dist_error(const dist_state& s, const std::string& what) {
+  throw error(where(*s.e) + ": " + what, s.e->rank());
+}
+
+void dist_check_key(const dist_state& s, std::uint64_t key) {
+  if (key >= static_cast<std::uint64_t>(s.e->tag_limit()))
+    dist_error(s, "key " + std::to_string(key) + " is outside the module's range [0, " +
+                      std::to_string(s.e->tag_limit()) + ")");
+}
+
+void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
+                 std::unique_ptr<import_sink> sink) {
+  auto* o = new import_op();
+  o->epoch = s.epoch;
+  o->key = key;
+  o->owner = owner;
+  o->type = t;
+  o->expected_bytes = bytes;
+  o->sink = std::move(sink);
+  s.e->submit(o);
+}
+
+void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_value v) {
+  auto* o = new export_op();
+  o->epoch = s.epoch;
+  o->key = key;
+  o->type = t;
+  o->value = std::move(v);
+  s.e->submit(o);
+}
+
+void dist_wait(dist_state& s, locus::dataflow::graph& g) {
+  try {
+    g.wait();
+  } catch (const error& x) {
+    if (x.origin() == s.e->rank() || x.origin() < 0)
+      s.e->fail_local("locus::mpi: rank " + std::to_string(s.e->rank()) + " failed: " + x.what());
+    throw;
+  } catch (const std::exception& x) {
+    s.e->fail_local("locus::mpi: rank " + std::to_string(s.e->rank()) + " failed: " + x.what());
+    throw;
+  }
+  auto c = std::make_shared<completion>();
+  auto* f = new fence_op();
+  f->epoch = s.epoch;
+  f->done = c;
+  s.e->submit(f);
+  c->finished.wait(false, std::memory_order_acquire);
+  c->rethrow();
+  s.ctx->check_peers();
+}
+
+}  // namespace locus::mpi::detail

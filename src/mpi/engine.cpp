@@ -1,0 +1,421 @@
+// src/mpi/engine.cpp — the communication worker's thread: start-up, the progress loop, faults
+// and the way out. See engine.hpp for the protocol.
+#include "engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace locus::mpi::detail {
+
+namespace {
+
+constexpr int k_fault_tag = 1, k_bye_tag = 2;
+constexpr std::size_t k_fault_max = 1024;
+/// The longest sleep when only background receives are posted: how late a fault notice, a
+/// goodbye or a graph request may be seen by an otherwise idle rank.
+constexpr std::chrono::milliseconds k_idle_poll{10};
+
+/// A small message the module sends to one rank (fault notices, goodbyes).
+struct notice_send final : op {
+  notice_send(MPI_Comm c, int dest, int tag, std::string text)
+      : m_comm(c), m_dest(dest), m_tag(tag), m_text(std::move(text)) {
+    survives_fault = true;
+  }
+  int start(engine&) override {
+    return MPI_Isend(m_text.data(), static_cast<int>(m_text.size()), MPI_CHAR, m_dest, m_tag,
+                     m_comm, &req);
+  }
+  bool complete(engine&, const MPI_Status&, int) override { return false; }
+  void fail(engine&, const std::string&, int) override {}
+
+  MPI_Comm m_comm;
+  int m_dest, m_tag;
+  std::string m_text;
+};
+
+/// The always-posted receive of fault notices (tag k_fault_tag) or goodbyes (k_bye_tag).
+struct notice_recv final : op {
+  notice_recv(MPI_Comm c, int tag) : m_comm(c), m_tag(tag) {
+    background = true;
+    survives_fault = true;
+  }
+  int start(engine&) override {
+    return MPI_Irecv(m_buf, sizeof m_buf, MPI_CHAR, MPI_ANY_SOURCE, m_tag, m_comm, &req);
+  }
+  bool complete(engine& e, const MPI_Status& st, int err) override {
+    if (err != MPI_SUCCESS) {
+      e.raise_fault("locus::mpi: rank " + std::to_string(e.rank()) +
+                        ": the module's control receive failed: " + mpi_error_text(err),
+                    e.rank(), true);
+      return false;
+    }
+    int n = 0;
+    MPI_Get_count(&st, MPI_CHAR, &n);
+    if (m_tag == k_fault_tag)
+      e.raise_fault(std::string(m_buf, static_cast<std::size_t>(n)), st.MPI_SOURCE, false);
+    else
+      e.note_bye();
+    if (const int rc = start(e); rc != MPI_SUCCESS) {
+      e.raise_fault("locus::mpi: rank " + std::to_string(e.rank()) +
+                        ": posting the module's control receive: " + mpi_error_text(rc),
+                    e.rank(), true);
+      return false;
+    }
+    return true;
+  }
+  void fail(engine&, const std::string&, int) override {}
+
+  MPI_Comm m_comm;
+  int m_tag;
+  char m_buf[k_fault_max];
+};
+
+/// This rank failed (from any thread): raise the fault on the worker.
+struct local_fault final : op {
+  explicit local_fault(std::string m) : m_msg(std::move(m)) { survives_fault = true; }
+  int start(engine& e) override {
+    e.raise_fault(m_msg, e.rank(), true);
+    return MPI_SUCCESS;
+  }
+  bool complete(engine&, const MPI_Status&, int) override { return false; }
+  void fail(engine&, const std::string&, int) override {}
+  std::string m_msg;
+};
+
+}  // namespace
+
+std::string mpi_error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+  return "MPI error: " + std::string(text, static_cast<std::size_t>(len));
+}
+
+engine::engine(int* argc, char*** argv, const options& o) : m_opts(o) {
+  m_thread = std::thread([this, argc, argv] { thread_main(argc, argv); });
+  std::unique_lock lk(m_init_mx);
+  m_init_cv.wait(lk, [&] { return m_init_done; });
+  if (!m_init_error.empty()) {
+    lk.unlock();
+    m_thread.join();
+    throw error(m_init_error, -1);
+  }
+}
+
+engine::~engine() {
+  m_stop.store(true, std::memory_order_seq_cst);
+  {
+    std::lock_guard lk(m_sleep_mx);
+    m_sleep_cv.notify_one();
+  }
+  // The worker leaves after every rank said goodbye (or ends the job after a fault, within
+  // fault_timeout). MPI_Finalize itself may wait for ranks that are gone after a fault: give it
+  // fault_timeout more, then end this process (mpirun then ends the others).
+  const auto limit = std::chrono::steady_clock::now() + m_opts.fault_timeout * 2;
+  while (!m_finalized.load(std::memory_order_acquire)) {
+    if (faulted() && std::chrono::steady_clock::now() > limit) {
+      std::fprintf(stderr, "locus::mpi: rank %d: MPI_Finalize did not return after a fault\n",
+                   m_rank);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  m_thread.join();
+}
+
+void engine::thread_main(int* argc, char*** argv) {
+  init_mpi(argc, argv);
+  {
+    std::lock_guard lk(m_init_mx);
+    m_init_done = true;
+    m_init_cv.notify_all();
+    if (!m_init_error.empty()) return;
+  }
+  loop();
+  shutdown_mpi();
+  m_finalized.store(true, std::memory_order_release);
+}
+
+void engine::init_mpi(int* argc, char*** argv) {
+  int inited = 0;
+  MPI_Initialized(&inited);
+  int provided = 0;
+  if (inited == 0) {
+    // This thread initialises MPI, so it is MPI's main thread: FUNNELED is enough.
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      m_init_error = "locus::mpi: MPI_Init_thread failed";
+      return;
+    }
+    m_owns_mpi = true;
+  } else {
+    MPI_Query_thread(&provided);
+    if (provided < MPI_THREAD_SERIALIZED) {
+      m_init_error =
+          "locus::mpi: MPI was initialised by the program with a thread level below "
+          "MPI_THREAD_SERIALIZED; the communication worker calls MPI from its own thread. "
+          "Let locus::mpi::context initialise MPI, or ask MPI_Init_thread for "
+          "MPI_THREAD_SERIALIZED or MPI_THREAD_MULTIPLE";
+      return;
+    }
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m_size);
+  for (MPI_Comm* c : {&m_user, &m_ctl, &m_graph_req, &m_graph_val}) {
+    MPI_Comm_dup(MPI_COMM_WORLD, c);
+    MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN);
+  }
+  int* ub = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(m_user, MPI_TAG_UB, &ub, &flag);
+  m_tag_limit = flag != 0 && ub != nullptr && *ub < 0x7fffffff ? *ub + 1 : 0x7fffffff;
+  for (int tag : {k_fault_tag, k_bye_tag}) {
+    auto* r = new notice_recv(m_ctl, tag);
+    r->start(*this);
+    m_active.push_back(r);
+    m_reqs.push_back(r->req);
+  }
+}
+
+void engine::submit(op* o) {
+  op* head = m_inbox.load(std::memory_order_relaxed);
+  do {
+    o->next = head;
+    // seq_cst (a release at least: the op's fields are published to the worker): ordered with
+    // the load of m_sleeping below against the worker's store of it (engine::sleep).
+  } while (!m_inbox.compare_exchange_weak(head, o, std::memory_order_seq_cst,
+                                          std::memory_order_relaxed));
+  if (m_sleeping.load(std::memory_order_seq_cst)) {
+    std::lock_guard lk(m_sleep_mx);
+    m_sleep_cv.notify_one();
+  }
+}
+
+void engine::activate(op* o) {
+  m_active.push_back(o);
+  m_reqs.push_back(o->req);
+}
+
+bool engine::drain_inbox() {
+  op* list = m_inbox.exchange(nullptr, std::memory_order_acquire);
+  if (list == nullptr) return false;
+  op* fifo = nullptr;  // the stack holds the newest first: reverse to submission order
+  while (list != nullptr) {
+    op* n = list->next;
+    list->next = fifo;
+    fifo = list;
+    list = n;
+  }
+  while (fifo != nullptr) {
+    op* o = fifo;
+    fifo = fifo->next;
+    if (faulted() && !o->survives_fault) {
+      o->fail(*this, m_fault_msg, m_fault_origin);
+      delete o;
+      continue;
+    }
+    m_started.fetch_add(1, std::memory_order_relaxed);
+    const int err = o->start(*this);
+    if (err != MPI_SUCCESS) {
+      o->fail(*this, mpi_error_text(err), m_rank);
+      delete o;
+    } else if (o->req == MPI_REQUEST_NULL) {
+      delete o;  // finished in start()
+    } else {
+      m_active.push_back(o);
+      m_reqs.push_back(o->req);
+    }
+  }
+  return true;
+}
+
+bool engine::poll() {
+  if (m_active.empty()) return false;
+  const int n = static_cast<int>(m_active.size());
+  m_indices.resize(m_active.size());
+  m_statuses.resize(m_active.size());
+  int out = 0;
+  const int rc = MPI_Testsome(n, m_reqs.data(), &out, m_indices.data(), m_statuses.data());
+  m_polls.fetch_add(1, std::memory_order_relaxed);
+  if (out == MPI_UNDEFINED || out == 0) return false;
+  // Testsome freed the completed requests (their slots are MPI_REQUEST_NULL now). Clear the
+  // ops' copies first: a completion below may raise a fault, which cancels the requests of the
+  // ops still in flight and must not touch these. An op that re-posts refreshes its slot.
+  for (int k = 0; k < out; ++k)
+    m_active[static_cast<std::size_t>(m_indices[static_cast<std::size_t>(k)])]->req =
+        MPI_REQUEST_NULL;
+  for (int k = 0; k < out; ++k) {
+    const int i = m_indices[static_cast<std::size_t>(k)];
+    op* o = m_active[static_cast<std::size_t>(i)];
+    const int err =
+        rc == MPI_ERR_IN_STATUS ? m_statuses[static_cast<std::size_t>(k)].MPI_ERROR : MPI_SUCCESS;
+    m_completed.fetch_add(1, std::memory_order_relaxed);
+    bool keep = false;
+    if (!o->zombie) keep = o->complete(*this, m_statuses[static_cast<std::size_t>(k)], err);
+    if (keep) {
+      m_reqs[static_cast<std::size_t>(i)] = o->req;
+    } else {
+      delete o;
+      m_active[static_cast<std::size_t>(i)] = nullptr;
+    }
+  }
+  // Compact: drop the finished ops, keeping the order of the others.
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < m_active.size(); ++r) {
+    if (m_active[r] == nullptr) continue;
+    m_active[w] = m_active[r];
+    m_reqs[w] = m_reqs[r];
+    ++w;
+  }
+  m_active.resize(w);
+  m_reqs.resize(w);
+  return true;
+}
+
+// Sleep protocol: the worker stores m_sleeping = true (seq_cst) and then looks at the inbox
+// (seq_cst); a submitter pushes (seq_cst) and then loads m_sleeping. Sequential consistency
+// leaves no interleaving where both miss: either the worker sees the op and does not sleep, or
+// the submitter sees m_sleeping and notifies under the mutex, which the worker holds from its
+// check until wait_for releases it, so the notification cannot fall between the two.
+void engine::sleep(std::chrono::microseconds d) {
+  std::unique_lock lk(m_sleep_mx);
+  m_sleeping.store(true, std::memory_order_seq_cst);
+  if (m_inbox.load(std::memory_order_seq_cst) == nullptr &&
+      !m_stop.load(std::memory_order_seq_cst)) {
+    m_sleeps.fetch_add(1, std::memory_order_relaxed);
+    m_sleep_cv.wait_for(lk, d);
+  }
+  m_sleeping.store(false, std::memory_order_relaxed);
+}
+
+void engine::loop() {
+  using clock = std::chrono::steady_clock;
+  auto last = clock::now();
+  auto backoff = std::chrono::microseconds(2);
+  for (;;) {
+    bool activity = drain_inbox();
+    activity = poll() || activity;
+    const bool stopping = m_stop.load(std::memory_order_acquire);
+    // After a fault a rank still running its program ends the job at the deadline; one that
+    // reached ~context waits half as long again, so that a busy rank's own report of the fault
+    // (abort_job's message) comes out before the job ends.
+    if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
+                                                                 : std::chrono::milliseconds(0)))
+      abort_job();
+    if (stopping) {
+      if (!m_bye_sent) {
+        m_bye_sent = true;
+        for (int r = 0; r < m_size; ++r)
+          if (r != m_rank) submit(new notice_send(m_ctl, r, k_bye_tag, "bye"));
+        continue;
+      }
+      const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
+        return o->survives_fault && !o->background;
+      });
+      if (m_byes >= m_size - 1 && !sends_pending && m_inbox.load() == nullptr) return;
+    }
+    if (activity) {
+      last = clock::now();
+      backoff = std::chrono::microseconds(2);
+      continue;
+    }
+    // Polling, the worker yields between polls: on a machine with more threads than cores a
+    // poller that never yields starves the workers whose tasks it would resume.
+    if (m_opts.progress == progress_mode::dedicated || clock::now() - last < m_opts.spin) {
+      std::this_thread::yield();
+      continue;
+    }
+    const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
+                                          [](op* o) { return !o->background && !o->zombie; });
+    if (user_pending || stopping) {
+      sleep(backoff);
+      backoff = std::min(backoff * 2, m_opts.max_sleep);
+    } else {
+      sleep(std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll));
+    }
+  }
+}
+
+void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
+  if (faulted()) return;
+  const std::string text = msg.substr(0, k_fault_max);
+  m_fault_msg = text;
+  m_fault_origin = origin;
+  m_fault_deadline = std::chrono::steady_clock::now() + m_opts.fault_timeout;
+  m_faulted.store(true, std::memory_order_release);
+  if (broadcast)
+    for (int r = 0; r < m_size; ++r)
+      if (r != m_rank) submit(new notice_send(m_ctl, r, k_fault_tag, text));
+  // Every user operation in flight fails now. A receive is cancelled; a send cannot be
+  // (MPI_Cancel of a send is deprecated): its request stays, and its completion only frees it.
+  for (op* o : m_active) {
+    // req is null for the op whose completion raised this fault (poll() is inside it).
+    if (o->background || o->survives_fault || o->zombie || o->req == MPI_REQUEST_NULL) continue;
+    o->fail(*this, m_fault_msg, m_fault_origin);
+    o->zombie = true;
+    MPI_Cancel(&o->req);
+  }
+  std::lock_guard lk(m_hooks_mx);
+  for (auto& [id, fn] : m_hooks)
+    fn(m_fault_msg, m_fault_origin);
+}
+
+void engine::fail_local(const std::string& what) {
+  submit(new local_fault(what));
+}
+
+int engine::add_fault_hook(std::function<void(const std::string&, int)> fn) {
+  std::lock_guard lk(m_hooks_mx);
+  if (faulted()) fn(m_fault_msg, m_fault_origin);
+  m_hooks.emplace(m_next_hook, std::move(fn));
+  return m_next_hook++;
+}
+
+void engine::remove_fault_hook(int id) {
+  std::lock_guard lk(m_hooks_mx);
+  m_hooks.erase(id);
+}
+
+comm_stats engine::stats() const noexcept {
+  return {m_started.load(std::memory_order_relaxed), m_completed.load(std::memory_order_relaxed),
+          m_polls.load(std::memory_order_relaxed), m_sleeps.load(std::memory_order_relaxed)};
+}
+
+void engine::abort_job() noexcept {
+  std::fprintf(stderr, "locus::mpi: rank %d: ending the job (MPI_Abort) after a fault: %s\n",
+               m_rank, m_fault_msg.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+void engine::shutdown_mpi() noexcept {
+  // Every rank said goodbye: nothing more will arrive. Cancel what is still posted (the
+  // background receives; user receives nobody will match), wait for the cancellations, free
+  // the communicators and finalise.
+  for (op* o : m_active) {
+    if (!o->background && !o->zombie)
+      o->fail(*this,
+              "locus::mpi: rank " + std::to_string(m_rank) +
+                  ": the context ended while this operation was pending",
+              m_rank);
+    MPI_Request r = o->req;
+    if (o->background) {  // our own receives: cancelled for sure, so the wait returns
+      MPI_Cancel(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (r != MPI_REQUEST_NULL) {
+      MPI_Cancel(&r);  // a receive; a send goes on or not, MPI_Request_free lets it go
+      MPI_Request_free(&r);
+    }
+    delete o;
+  }
+  m_active.clear();
+  m_reqs.clear();
+  for (MPI_Comm* c : {&m_user, &m_ctl, &m_graph_req, &m_graph_val})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+  if (m_owns_mpi) MPI_Finalize();
+}
+
+}  // namespace locus::mpi::detail

@@ -1,0 +1,164 @@
+// src/mpi/engine.hpp — the communication worker (private to the mpi module).
+//
+// One thread per rank makes every MPI call of the module. Other threads hand it operations
+// through `m_inbox`, a Treiber stack of `op`s (push: CAS with release, so the op's fields are
+// published; the worker takes the whole stack with an acquire exchange and reverses it, so ops
+// start in submission order: two sends of one task keep MPI's non-overtaking order).
+//
+// The worker's loop: start what arrived, MPI_Testsome over the active requests, complete what
+// finished (an op's complete() satisfies a dataflow event, which makes the awaiting task
+// runnable through its place's mailbox), then, in progress_mode::shared, poll on for
+// `spin`, then sleep in doubling steps up to `max_sleep` while user requests are pending, or up
+// to k_idle_poll when only the module's background receives (faults, goodbyes, graph
+// requests) are. A submission wakes a sleeping worker at once (the sleep protocol is at
+// engine::sleep).
+//
+// Ownership: an op belongs to the engine from submit() until complete() or fail() returned
+// false/was called, then the engine deletes it. complete() may re-post (background receives):
+// it returns true and the op stays active.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "locus/mpi/context.hpp"
+#include "locus/mpi/ops.hpp"
+
+namespace locus::mpi::detail {
+
+class engine;
+struct graph_service;
+
+struct op {
+  virtual ~op() = default;
+  /// Starts the MPI operation: sets `req`, or leaves it MPI_REQUEST_NULL if the op finished in
+  /// start() (it then reported its own result). Returns an MPI error code.
+  virtual int start(engine& e) = 0;
+  /// `req` completed: `err` is MPI_SUCCESS or the request's error. True: re-posted, keep it.
+  virtual bool complete(engine& e, const MPI_Status& st, int err) = 0;
+  /// The op will not complete: `why`, first seen on rank `origin`.
+  virtual void fail(engine& e, const std::string& why, int origin) = 0;
+
+  op* next = nullptr;
+  MPI_Request req = MPI_REQUEST_NULL;
+  bool background = false;      ///< a module receive that is always posted: does not keep polling
+  bool survives_fault = false;  ///< still started after a fault (fault notices, goodbyes)
+  bool zombie = false;          ///< failed by a fault while in MPI: completion only frees it
+};
+
+/// Completes a request: the error (if any) is written before the event fires, whose release
+/// publishes it to the awaiting task; `finished` (release) then publishes both to wait(). The
+/// completion is kept alive by the caller's reference until this returns.
+inline void deliver(completion& c, const status& s, std::string error, int origin) {
+  c.error = std::move(error);
+  c.error_origin = origin;
+  c.done.satisfy(s);
+  c.finished.store(true, std::memory_order_release);
+  c.finished.notify_all();
+}
+
+/// "rank R: MPI error: <MPI_Error_string>" for `code`.
+[[nodiscard]] std::string mpi_error_text(int code);
+
+class engine {
+ public:
+  engine(int* argc, char*** argv, const options& o);
+  ~engine();
+
+  /// Hands `o` to the worker (any thread). The engine owns it from here.
+  void submit(op* o);
+
+  [[nodiscard]] int rank() const noexcept { return m_rank; }
+  [[nodiscard]] int size() const noexcept { return m_size; }
+  [[nodiscard]] int tag_limit() const noexcept { return m_tag_limit; }
+  [[nodiscard]] const options& opts() const noexcept { return m_opts; }
+  [[nodiscard]] MPI_Comm user_comm() const noexcept { return m_user; }
+  [[nodiscard]] MPI_Comm graph_req_comm() const noexcept { return m_graph_req; }
+  [[nodiscard]] MPI_Comm graph_val_comm() const noexcept { return m_graph_val; }
+
+  // Faults.
+  /// This rank failed: tell every rank (from any thread; once).
+  void fail_local(const std::string& what);
+  [[nodiscard]] bool faulted() const noexcept { return m_faulted.load(std::memory_order_acquire); }
+  /// The fault's message and origin; valid once faulted() returned true.
+  [[nodiscard]] const std::string& fault_message() const noexcept { return m_fault_msg; }
+  [[nodiscard]] int fault_origin() const noexcept { return m_fault_origin; }
+  /// Worker thread: record a fault (local: broadcast it), fail every user op, run the hooks.
+  void raise_fault(const std::string& msg, int origin, bool broadcast);
+  /// Called on the worker when a fault becomes known (already known: called at once, here).
+  /// Returns an id for remove_fault_hook.
+  int add_fault_hook(std::function<void(const std::string&, int)> fn);
+  void remove_fault_hook(int id);
+
+  void note_bye() noexcept { ++m_byes; }
+  [[nodiscard]] comm_stats stats() const noexcept;
+  /// Worker thread only: an op started a request outside start() (a follow-up receive).
+  void activate(op* o);
+
+  /// Distributed graphs' state on this rank (src/mpi/dist_graph.cpp): made by the first graph
+  /// operation; worker thread only.
+  std::shared_ptr<graph_service> graphs;
+
+ private:
+  void thread_main(int* argc, char*** argv);
+  void init_mpi(int* argc, char*** argv);
+  void loop();
+  bool drain_inbox();
+  bool poll();
+  void sleep(std::chrono::microseconds d);
+  void shutdown_mpi() noexcept;
+  [[noreturn]] void abort_job() noexcept;
+
+  options m_opts;
+  int m_rank = -1, m_size = 0, m_tag_limit = 0;
+  bool m_owns_mpi = false;
+  MPI_Comm m_user = MPI_COMM_NULL, m_ctl = MPI_COMM_NULL, m_graph_req = MPI_COMM_NULL,
+           m_graph_val = MPI_COMM_NULL;
+
+  std::atomic<op*> m_inbox{nullptr};
+  std::atomic<bool> m_sleeping{false};
+  std::mutex m_sleep_mx;
+  std::condition_variable m_sleep_cv;
+
+  // Worker thread only.
+  std::vector<op*> m_active;
+  std::vector<MPI_Request> m_reqs;
+  std::vector<int> m_indices;
+  std::vector<MPI_Status> m_statuses;
+  int m_byes = 0;
+  bool m_bye_sent = false;
+  std::chrono::steady_clock::time_point m_fault_deadline{};
+
+  // Faults: the message and origin are written once, before m_faulted's release store.
+  std::atomic<bool> m_faulted{false};
+  std::string m_fault_msg;
+  int m_fault_origin = -1;
+  std::mutex m_hooks_mx;
+  std::map<int, std::function<void(const std::string&, int)>> m_hooks;
+  int m_next_hook = 0;
+
+  std::atomic<bool> m_stop{false};  ///< ~engine asked the worker to leave
+  std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0};
+
+  // Start-up handshake: the worker initialises MPI, then reports here.
+  std::mutex m_init_mx;
+  std::condition_variable m_init_cv;
+  bool m_init_done = false;
+  std::string m_init_error;
+  std::atomic<bool> m_finalized{false};
+
+  std::thread m_thread;
+};
+
+}  // namespace locus::mpi::detail

@@ -1,0 +1,41 @@
+// main of locus-mpi-tests: one context and one runtime per rank for every test. Run it under
+// mpirun (ctest does: -np 2 and -np 4 --oversubscribe). Every rank runs every test in the same
+// order, so the tests may use collectives.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "mpi_support.hpp"
+
+namespace locus_mpi_test {
+namespace {
+std::unique_ptr<locus::mpi::context> g_ctx;
+std::unique_ptr<locus::runtime> g_rt;
+}  // namespace
+locus::mpi::context& ctx() {
+  return *g_ctx;
+}
+locus::runtime& rt() {
+  return *g_rt;
+}
+}  // namespace locus_mpi_test
+
+int main(int argc, char** argv) {
+  using namespace locus_mpi_test;
+  g_ctx = std::make_unique<locus::mpi::context>(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Several ranks share the machine: unpinned workers (pinned ones would all sit on core 0).
+  locus::config cfg = locus::config::from_env();
+  cfg.pin = false;
+  if (cfg.workers == 0) cfg.workers = 2;
+  g_rt = std::make_unique<locus::runtime>(cfg);
+  if (g_ctx->rank() != 0) {
+    // Only rank 0 prints gtest's progress; a failure on another rank still prints and fails.
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int rc = RUN_ALL_TESTS();
+  g_rt.reset();
+  g_ctx.reset();
+  return rc;
+}
