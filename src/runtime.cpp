@@ -137,6 +137,7 @@ runtime::~runtime() {
     d->wake_all_for_stop();
   for (auto& t : rt.threads)
     t.join();
+  rt.alive->store(false, std::memory_order_release);
 }
 
 // Readers never write a counter the owner writes (see detail::counters and frame_stack): a

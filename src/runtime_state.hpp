@@ -172,6 +172,10 @@ struct runtime_state {
   /// empty unless cross-place stealing is on.
   std::vector<std::vector<unsigned>> remote_places;
   std::atomic<bool> stopping{false};
+  /// Cleared (release) by ~runtime once the workers have stopped. Shared with what may outlive
+  /// the runtime (a dataflow graph's state, src/dataflow/graph_state.hpp), which reads it
+  /// (acquire) before it would reach the runtime from outside its workers.
+  std::shared_ptr<std::atomic<bool>> alive = std::make_shared<std::atomic<bool>>(true);
   /// Steal-tree recording (docs/design/0008): on while a traced phase runs. Read relaxed at
   /// each pickup of work from elsewhere; set before the phase's root is published and cleared
   /// after the phase returned, so every pickup of the phase's work sees it set (the root's

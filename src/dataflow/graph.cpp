@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -81,22 +82,22 @@ void teardown(edt_node* n, bool fired, bool ok, std::uint64_t extra = 0) noexcep
   t_teardown = nullptr;
 }
 
+/// Fails g with a dataflow_error "locus::dataflow: <why>", unless it failed already.
+void fail_with(graph_state& g, const std::string& why) noexcept {
+  if (g.failed.load(std::memory_order_relaxed)) return;
+  try {
+    graph_fail(g, std::make_exception_ptr(dataflow_error("locus::dataflow: " + why)));
+  } catch (...) {
+    graph_fail(g, std::current_exception());
+  }
+}
+
 /// The task can never fire (an input was abandoned, or its last handle went with a slot still
 /// unassigned). If no notification fired it first, this call owns its teardown.
 void cancel(edt_node* n, const char* why) noexcept {
   const std::uint32_t before = n->state.fetch_or(edt_node::k_claimed, std::memory_order_acq_rel);
   if ((before & edt_node::k_claimed) != 0 || (before & ~edt_node::k_claimed) == 0) return;
-  graph_state& g = *n->g;
-  if (!g.failed.load(std::memory_order_relaxed)) {
-    try {
-      graph_fail(g,
-                 std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
-                                                                    "cancelled: ") +
-                                                        why)));
-    } catch (...) {
-      graph_fail(g, std::current_exception());
-    }
-  }
+  fail_with(*n->g, std::string("a task was cancelled: ") + why);
   teardown(n, false, false, 0);
 }
 
@@ -137,13 +138,15 @@ void run_plain(locus::detail::runnable* r) noexcept {
   std::uint64_t extra = 0;
   bool ran = false;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
-  if (!g.failed.load(std::memory_order_relaxed)) {
+  if (!g.failed.load(std::memory_order_relaxed)) [[likely]] {
     if (g.rt->acct != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
     bool threw = false;
     extra = call_with_credits(n, in, threw);
     ran = !threw;
+  } else {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
   }
   teardown(n, true, ran, extra);
 }
@@ -163,6 +166,8 @@ locus::task<void> run_edt(edt_node* n) {
     } catch (...) {
       graph_fail(g, std::current_exception());
     }
+  } else {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
   }
   teardown(n, true, ran, 0);
 }
@@ -206,6 +211,15 @@ void fire(edt_node* n, bool counted = false) {
       g.flow->push(*g.rt, to, ready_item(n, w->place()), *n);
       return;
     }
+  }
+  // From outside the runtime's workers: the runtime may be gone (a satisfy after ~runtime).
+  // Then the task is skipped here, counted in flight and finished at once, and the graph fails
+  // with the reason. (A satisfy racing with ~runtime itself is the caller's race.)
+  if (!g.rt_alive->load(std::memory_order_acquire)) [[unlikely]] {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
+    fail_with(g, "a task became ready after its runtime was destroyed; it was not run");
+    teardown(n, true, false, 0);
+    return;
   }
   const std::uint32_t place = place_for(*n);
   locus::detail::make_runnable(*g.rt, place, ready_item(n, place), true);
@@ -417,6 +431,7 @@ void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::ac
 graph_state* graph_create(locus::runtime& rt, graph_options o) {
   auto* g = new graph_state;
   g->rt = &locus::detail::state_of(rt);
+  g->rt_alive = g->rt->alive;
   g->place = o.place;
   g->flow = dynamic_cast<flow_queues*>(g->rt->acquire.get());
   return g;
@@ -440,13 +455,50 @@ std::int64_t graph_pending(const graph_state& g) noexcept {
   return static_cast<std::int64_t>(pending_of(g.counts.load(std::memory_order_acquire)));
 }
 
-void graph_rethrow(const graph_state& g) {
-  if (g.failed.load(std::memory_order_acquire)) std::rethrow_exception(g.error.get());
+std::int64_t graph_skipped(const graph_state& g) noexcept {
+  return static_cast<std::int64_t>(g.skipped.load(std::memory_order_relaxed));
+}
+
+void graph_rethrow(graph_state& g) {
+  if (g.failed.load(std::memory_order_acquire)) {
+    g.observed.store(true, std::memory_order_relaxed);
+    std::rethrow_exception(g.error.get());
+  }
+}
+
+namespace {
+/// The error report of a failure nobody was told of: one line on standard error, naming the
+/// exception and the tasks skipped. Never throws (it runs in the state's destructor).
+void report_unobserved(const graph_state& g) noexcept {
+  std::string what = "an exception not derived from std::exception";
+  try {
+    std::rethrow_exception(g.error.get());
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::fprintf(stderr,
+               "locus: a dataflow graph failed and no wait() or co_await reported it: %s (%llu "
+               "ready tasks skipped)\n",
+               what.c_str(), static_cast<unsigned long long>(g.skipped.load()));
+}
+}  // namespace
+
+graph_state::~graph_state() {
+  if (failed.load(std::memory_order_acquire) && !observed.load(std::memory_order_relaxed))
+    report_unobserved(*this);
 }
 
 void graph_wait(graph_state& g) {
   if (locus::detail::t_worker != nullptr)
     throw_error("locus::dataflow::graph::wait would block a worker: co_await the graph instead");
+  // Tasks that were ready or running when the runtime was destroyed never finish: refuse to
+  // wait for them (the graph cannot be done later unless it is done now).
+  if (!graph_is_done(g) && !g.rt_alive->load(std::memory_order_acquire))
+    throw_error("locus::dataflow::graph::wait: the graph's runtime was destroyed while " +
+                std::to_string(graph_pending(g)) +
+                " of its tasks were unfinished; they will never run (wait before destroying "
+                "the runtime)");
   {
     std::unique_lock lk(g.mutex);
     g.cv.wait(lk, [&] { return graph_is_done(g); });

@@ -100,8 +100,9 @@ void graph_release(graph_state* g) noexcept;
 void graph_wait(graph_state& g);
 /// co_await g: registers the frame; false if the graph is already done.
 bool graph_suspend(graph_state& g, locus::detail::frame& f);
-void graph_rethrow(const graph_state& g);
+void graph_rethrow(graph_state& g);
 [[nodiscard]] std::int64_t graph_pending(const graph_state& g) noexcept;
+[[nodiscard]] std::int64_t graph_skipped(const graph_state& g) noexcept;
 
 }  // namespace detail
 
@@ -374,6 +375,9 @@ class graph {
   void wait() { detail::graph_wait(*m_g); }
   /// Tasks created and not yet finished (or cancelled).
   [[nodiscard]] std::int64_t pending() const noexcept { return detail::graph_pending(*m_g); }
+  /// Tasks that became ready after the graph failed (or after its runtime was destroyed) and
+  /// were skipped: not run, their output events abandoned. Exact once the graph is done.
+  [[nodiscard]] std::int64_t skipped() const noexcept { return detail::graph_skipped(*m_g); }
 
   struct awaiter {
     detail::graph_state* g;
