@@ -27,7 +27,9 @@
 //
 // Exceptions: the first exception thrown by a body is kept by the graph; wait() and co_await g
 // rethrow it once nothing of the graph runs or is ready any more (tasks still waiting for
-// events are not waited for then: after a failure, tasks that become ready are skipped).
+// events are not waited for then: after a failure, tasks that become ready are skipped, and
+// graph::skipped() counts them). A failure no wait() or co_await rethrew is written to standard
+// error when the graph's state ends: a failure is never silent.
 // Tasks never run (their inputs can no longer be satisfied) are freed when the handles that
 // could satisfy those inputs go away; nothing leaks.
 //
