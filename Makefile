@@ -87,7 +87,8 @@ fuzz: fuzz-build
 	  build/fuzz/corpus tests/fuzz/corpus/steal_tree
 
 # CI's fuzz stage: every target for FUZZ_CI_SECONDS (5 targets x 30 s: 2.5 minutes of fuzzing,
-# plus the build), each starting from its kept corpus tests/fuzz/corpus/<target> (new inputs
+# plus the build), each starting from its kept corpus tests/fuzz/corpus/<target> (steal_tree
+# for steal_tree_load; new inputs
 # go to build/fuzz/ci/<target>, findings to build/fuzz/artifacts/). A finding fails the stage.
 FUZZ_CI_SECONDS ?= 30
 fuzz-ci: fuzz-build
@@ -96,7 +97,7 @@ fuzz-ci: fuzz-build
 	  echo "fuzz-ci: $${t}_fuzz for $(FUZZ_CI_SECONDS) s"; \
 	  build/fuzz/bin/$${t}_fuzz -max_total_time=$(FUZZ_CI_SECONDS) -timeout=5 \
 	    -malloc_limit_mb=512 -rss_limit_mb=2048 -print_final_stats=1 \
-	    -artifact_prefix=build/fuzz/artifacts/$${t}- build/fuzz/ci/$$t tests/fuzz/corpus/$$t \
+	    -artifact_prefix=build/fuzz/artifacts/$${t}- build/fuzz/ci/$$t tests/fuzz/corpus/$${t%_load} \
 	    2>build/fuzz/ci/$$t.log || { tail -40 build/fuzz/ci/$$t.log; exit 1; }; \
 	  grep -E '^stat::number_of_executed_units' build/fuzz/ci/$$t.log || true; \
 	done
