@@ -241,7 +241,7 @@ void count_notified(edt_node* n, std::uint32_t k) noexcept {
   // the other slots'. For a cancelled task: the last one, which may free the node, sees every
   // other notifier's use of it (and node_release's acq_rel orders the rest).
   const std::uint32_t before = n->state.fetch_sub(k, std::memory_order_acq_rel);
-  if (before == k) [[unlikely]] {
+  if (before == k) {
     try {
       fire(n);
     } catch (...) {
