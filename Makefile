@@ -7,8 +7,8 @@ APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtes
                 clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
                 libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin
 
-.PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer fuzz format \
-        format-check clean
+.PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer \
+        fuzz fuzz-build fuzz-ci faults format format-check clean
 
 # Install what a fresh machine lacks (only as root; otherwise say what is missing).
 deps:
@@ -85,15 +85,45 @@ consumer: deps
 # kept corpus. Findings land in build/fuzz/artifacts/: copy each into tests/fuzz/corpus/steal_tree/
 # (which `make test` replays) with the fix.
 FUZZ_SECONDS ?= 300
-fuzz: deps
+FUZZ_TARGETS := steal_tree_load topology_spec config_env bench_cli steal_tree_cli
+fuzz-build: deps
 	cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DLOCUS_FUZZ=ON \
 	  -DLOCUS_BUILD_TESTS=OFF -DLOCUS_BUILD_BENCH=OFF -DLOCUS_WITH_HWLOC=OFF -DLOCUS_INSTALL=OFF \
 	  >/dev/null
-	cmake --build build/fuzz --target steal_tree_load_fuzz
+	cmake --build build/fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
+fuzz: fuzz-build
 	mkdir -p build/fuzz/corpus build/fuzz/artifacts
 	build/fuzz/bin/steal_tree_load_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 	  -malloc_limit_mb=256 -artifact_prefix=build/fuzz/artifacts/ \
 	  build/fuzz/corpus tests/fuzz/corpus/steal_tree
+
+# CI's fuzz stage: every target for FUZZ_CI_SECONDS (5 targets x 30 s: 2.5 minutes of fuzzing,
+# plus the build), each starting from its kept corpus tests/fuzz/corpus/<target> (steal_tree
+# for steal_tree_load; new inputs
+# go to build/fuzz/ci/<target>, findings to build/fuzz/artifacts/). A finding fails the stage.
+FUZZ_CI_SECONDS ?= 30
+fuzz-ci: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/ci/$$t build/fuzz/artifacts; \
+	  echo "fuzz-ci: $${t}_fuzz for $(FUZZ_CI_SECONDS) s"; \
+	  build/fuzz/bin/$${t}_fuzz -max_total_time=$(FUZZ_CI_SECONDS) -timeout=5 \
+	    -malloc_limit_mb=512 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=build/fuzz/artifacts/$${t}- build/fuzz/ci/$$t tests/fuzz/corpus/$${t%_load} \
+	    2>build/fuzz/ci/$$t.log || { tail -40 build/fuzz/ci/$$t.log; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units' build/fuzz/ci/$$t.log || true; \
+	done
+
+# The fault suite (tests/faults/run): oversubscribed runs (16 and 64 workers on this machine's
+# cores) of fork/join, replay and dataflow, and random task graphs with throwing bodies and
+# abandoned events under ASan, each under a hang detector (timeout). Bounded to about 4
+# minutes of running, plus the builds (release and asan presets).
+FAULTS_SECONDS ?= 240
+faults: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS) --target locus-faults
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS) --target locus-faults locus-flow-tests
+	FAULTS_SECONDS=$(FAULTS_SECONDS) bash tests/faults/run
 
 FORMAT_FILES = $(shell git ls-files '*.hpp' '*.cpp')
 format:

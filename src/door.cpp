@@ -19,6 +19,9 @@ core_ref core_ref::of(runtime& r) noexcept {
 std::uint64_t core_ref::id() const noexcept {
   return m_s != nullptr ? m_s->id : 0;
 }
+std::shared_ptr<const std::atomic<bool>> core_ref::liveness() const noexcept {
+  return m_s->alive;
+}
 unsigned core_ref::num_workers() const noexcept {
   return static_cast<unsigned>(m_s->workers.size());
 }

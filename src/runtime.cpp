@@ -83,8 +83,21 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
         cfg.scheduler == scheduler_kind::cilk ? ext::random_acquisition() : ext::slaw_acquisition();
   }
   const unsigned n = cfg.workers != 0 ? cfg.workers : static_cast<unsigned>(rt.topo.num_cores());
-  if (n > 4096)
-    throw config_error("workers=" + std::to_string(n) + " is not valid; expected 1..4096");
+  if (n > 4096) {
+    // Name where the count came from and what sets it.
+    if (cfg.workers != 0)
+      throw config_error("workers=" + std::to_string(n) +
+                         " is not valid (config::workers or LOCUS_WORKERS); expected 1..4096");
+    const std::string machine =
+        cfg.topology.empty()
+            ? std::string("this machine (hwloc)")
+            : "the topology \"" + cfg.topology + "\" (LOCUS_TOPOLOGY or config::topology)";
+    throw config_error(machine + " has " + std::to_string(n) +
+                       " cores and no worker count was set, so the runtime would have " +
+                       std::to_string(n) +
+                       " workers; a runtime has at most 4096: set LOCUS_WORKERS (or "
+                       "config::workers) to 1..4096");
+  }
   rt.cfg = std::move(cfg);
 
   std::vector<std::size_t> core_of(n);
@@ -141,6 +154,7 @@ runtime::~runtime() {
     d->wake_all_for_stop();
   for (auto& t : rt.threads)
     t.join();
+  rt.alive->store(false, std::memory_order_release);
 }
 
 // Readers never write a counter the owner writes (see detail::counters and frame_stack): a

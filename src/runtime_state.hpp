@@ -170,6 +170,10 @@ struct runtime_state {
   std::mutex observer_mutex;
   /// The phase running now (ext::core_ref::begin_phase), or null.
   std::atomic<const ext::phase_info*> phase{nullptr};
+  /// Cleared (release) by ~runtime once the workers have stopped. Shared with what may outlive
+  /// the runtime (a dataflow graph's state, src/dataflow/graph_state.hpp), which reads it
+  /// (acquire) before it would reach the runtime from outside its workers.
+  std::shared_ptr<std::atomic<bool>> alive = std::make_shared<std::atomic<bool>>(true);
   std::vector<std::thread> threads;
 };
 

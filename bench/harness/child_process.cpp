@@ -36,6 +36,9 @@ namespace {
 // Reads the pipe until the child closes it; false when the deadline passed first.
 bool read_until_eof(int fd, std::string& out, double timeout_s) {
   using clock = std::chrono::steady_clock;
+  // No limit past max_timeout_s (the command line refuses more): the deadline must not
+  // overflow clock::duration (signed nanoseconds).
+  if (!(timeout_s <= max_timeout_s)) timeout_s = 0;
   const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
                                            std::chrono::duration<double>(timeout_s));
   char buf[4096];

@@ -23,6 +23,11 @@ struct child_outcome {
   [[nodiscard]] std::string describe_failure(double timeout_s) const;
 };
 
+/// The largest timeout run_child applies (a year, in seconds; --timeout refuses more): a
+/// child's deadline is steady_clock::now() plus the timeout in nanoseconds, which overflows
+/// past about 9.2e9 s. A larger one means no limit.
+inline constexpr double max_timeout_s = 365.0 * 24 * 3600;
+
 /// Runs `path` with `argv` (argv[0] included). The child finds the write end of a pipe at
 /// file descriptor `result_fd` (3 or more); its stdin, stdout and stderr are inherited.
 /// With timeout_s > 0 the child is killed with SIGKILL when it runs longer.

@@ -3,10 +3,13 @@
 // the option and say what it accepts.
 #include "cli.hpp"
 
+#include "child_process.hpp"
+
 #include <CLI/CLI.hpp>
 #include <locus/topology.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -70,7 +73,25 @@ double parse_seconds(std::string_view s) {
   if (res.ec != std::errc() || res.ptr != s.data() + s.size() || !(t >= 0) || !std::isfinite(t)) {
     throw cli_error("--timeout: '" + std::string(s) + "' is not a number of seconds >= 0");
   }
+  // Larger values would overflow the child's deadline (steady_clock nanoseconds: about 9.2e9 s).
+  if (t > max_timeout_s) {
+    throw cli_error("--timeout: '" + std::string(s) + "' is more than " +
+                    std::to_string(static_cast<long long>(max_timeout_s)) +
+                    " seconds (a year); use 0 for no limit");
+  }
   return t;
+}
+
+// A value that looks like an option ("--json --timeout=5": CLI11 hands "--timeout=5" to
+// --json) is refused, so an option is never swallowed as another's value. No value of these
+// options starts with '-' (no negative numbers, no file named "-"); a file whose name does
+// is written ./-name. A negative number ("-1") is left to the option's own check.
+void check_not_an_option(std::string_view name, std::string_view value) {
+  if (value.size() < 2 || value[0] != '-') return;
+  if (std::isdigit(static_cast<unsigned char>(value[1])) != 0 || value[1] == '.') return;
+  throw cli_error(std::string(name) + ": expected a value, got '" + std::string(value) +
+                  "', which looks like an option (a file named so can be written ./" +
+                  std::string(value) + ")");
 }
 
 // An option that takes a value ("--opt VALUE" or "--opt=VALUE"): its name, the value's name in
@@ -370,7 +391,9 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
     const auto v = value_of.find(opt);
     if (v == value_of.end()) continue;  // a flag or KERNEL
     std::size_t& k = next_result[opt];
-    v->second->set(o, opt->results().at(k++));
+    const std::string& value = opt->results().at(k++);
+    check_not_an_option(v->second->name, value);
+    v->second->set(o, value);
   }
   if (o.list) return o;
   if (positional.empty()) throw cli_error("missing KERNEL (a kernel name, a comma list, or all)");
@@ -431,7 +454,8 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
                   [off]
 --reps R          repetitions; configurations are interleaved rep by rep   [5]
 --json FILE       also write machine, command and results as JSON to FILE
---timeout SEC     kill a run that takes longer than SEC seconds   [0: no limit]
+--timeout SEC     kill a run that takes longer than SEC seconds (at most a year)
+                  [0: no limit]
 --topology SPEC   locus runs on a virtual machine, e.g. sockets=4,cores=4,l3=6MiB
 --scheduler S     locus's scheduler: slaw or cilk          [LOCUS_SCHEDULER or slaw]
 --accounting      locus runs count locality (JSON: stats.locality per run)
@@ -441,6 +465,7 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 
 Locus runs start from locus::config::from_env(), so LOCUS_TOPOLOGY, LOCUS_PLACES,
 LOCUS_PIN, LOCUS_SLAW ... apply; --workers, --policy and --victims override.
+An option's value never starts with '-' (--json --timeout=5 is an error, not a file).
 Exit status: 0 when every run verified, 1 when a run failed or crashed, 2 for bad usage.
 )";
 }

@@ -52,7 +52,7 @@ struct options {
   std::vector<flow_choice> flows;        ///< locus only (--flow)
   unsigned reps = 0;
   std::string json_path;  ///< empty: no JSON file
-  double timeout_s = 0;   ///< per run; 0: no limit
+  double timeout_s = 0;   ///< per run; 0: no limit; at most max_timeout_s
   /// Locus runs only, passed to the child processes as LOCUS_TOPOLOGY, LOCUS_SCHEDULER and
   /// LOCUS_ACCOUNTING (empty / false: the environment's own).
   std::string topology;

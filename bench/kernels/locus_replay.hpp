@@ -8,11 +8,14 @@
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -39,15 +42,20 @@ namespace bench {
 /// neither time nor idle time improves by 2%), or, with LOCUS_BENCH_LOOP_FIXED=N in the
 /// environment, exactly N iterations (no convergence test: for measuring how the refined
 /// schedules grow).
+/// Parsed like every LOCUS_* variable (src/config.cpp): unset or empty means the default;
+/// anything but an integer from 1 to 1000 is a locus::config_error naming the variable and
+/// the value.
 [[nodiscard]] inline locus::schedule::locality_loop_options loop_options() {
   locus::schedule::locality_loop_options o;
-  if (const char* fixed = std::getenv("LOCUS_BENCH_LOOP_FIXED")) {
-    const long n = std::strtol(fixed, nullptr, 10);
-    if (n > 0) {
-      o.max_iterations = static_cast<unsigned>(n);
-      o.min_gain = -1e12;  // every iteration counts as an improvement
-    }
-  }
+  const char* fixed = std::getenv("LOCUS_BENCH_LOOP_FIXED");
+  if (fixed == nullptr || *fixed == '\0') return o;
+  const std::string_view v(fixed);
+  unsigned n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc{} || end != v.data() + v.size() || n == 0 || n > 1000)
+    throw locus::make_config_error("LOCUS_BENCH_LOOP_FIXED", v, "an integer from 1 to 1000");
+  o.max_iterations = n;
+  o.min_gain = -1e12;  // every iteration counts as an improvement
   return o;
 }
 

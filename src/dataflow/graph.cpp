@@ -1,6 +1,7 @@
-// Data-driven tasks: allocation, the readiness protocol, the runner, teardown and the graph's
-// completion. docs/design/0010-dataflow.md states the protocol and why it is correct. Output
-// events and their cycle check are in output.cpp.
+// Data-driven tasks: allocation, the readiness protocol, the runner and teardown.
+// docs/design/0010-dataflow.md states the protocol and why it is correct. Output events and
+// their cycle check are in output.cpp; the graph object (creation, waiting, the failure report)
+// in graph_object.cpp.
 #include "locus/dataflow/graph.hpp"
 
 #include <algorithm>
@@ -25,6 +26,10 @@ namespace locus::dataflow::detail {
 
 void throw_error(const std::string& what) {
   throw dataflow_error(what);
+}
+
+void empty_handle(const char* what) {
+  throw_error(std::string(what) + ": an empty handle (default-constructed or moved from)");
 }
 
 namespace {
@@ -54,7 +59,10 @@ void teardown_one(teardown_item it) noexcept {
   n->ops->destroy(n->body());
   finish_output(n, it.ok);
   task_finished(g, it.fired, it.extra);
-  node_release(n);
+  // The unfinished task's hold; a task that fired also drops the slots' hold here (every slot
+  // was notified: its count reached zero unclaimed). A cancelled task's slots' hold goes with
+  // its last notification (count_notified).
+  node_release(n, it.fired ? 2 : 1);
 }
 
 void teardown(edt_node* n, bool fired, bool ok, std::uint64_t extra = 0) noexcept {
@@ -73,22 +81,22 @@ void teardown(edt_node* n, bool fired, bool ok, std::uint64_t extra = 0) noexcep
   t_teardown = nullptr;
 }
 
+/// Fails g with a dataflow_error "locus::dataflow: <why>", unless it failed already.
+void fail_with(graph_state& g, const std::string& why) noexcept {
+  if (g.failed.load(std::memory_order_relaxed)) return;
+  try {
+    graph_fail(g, std::make_exception_ptr(dataflow_error("locus::dataflow: " + why)));
+  } catch (...) {
+    graph_fail(g, std::current_exception());
+  }
+}
+
 /// The task can never fire (an input was abandoned, or its last handle went with a slot still
 /// unassigned). If no notification fired it first, this call owns its teardown.
 void cancel(edt_node* n, const char* why) noexcept {
   const std::uint32_t before = n->state.fetch_or(edt_node::k_claimed, std::memory_order_acq_rel);
   if ((before & edt_node::k_claimed) != 0 || (before & ~edt_node::k_claimed) == 0) return;
-  graph_state& g = *n->g;
-  if (!g.failed.load(std::memory_order_relaxed)) {
-    try {
-      graph_fail(g,
-                 std::make_exception_ptr(dataflow_error(std::string("locus::dataflow: a task was "
-                                                                    "cancelled: ") +
-                                                        why)));
-    } catch (...) {
-      graph_fail(g, std::current_exception());
-    }
-  }
+  fail_with(*n->g, std::string("a task was cancelled: ") + why);
   teardown(n, false, false, 0);
 }
 
@@ -129,13 +137,15 @@ void run_plain(locus::detail::runnable* r) noexcept {
   std::uint64_t extra = 0;
   bool ran = false;
   // After a failure, tasks that still become ready are skipped (their outputs stay unset).
-  if (!g.failed.load(std::memory_order_relaxed)) {
+  if (!g.failed.load(std::memory_order_relaxed)) [[likely]] {
     if (g.rt.accounting() != nullptr) [[unlikely]]
       account_or_fail(*n, g);
     edt_args in(n);
     bool threw = false;
     extra = call_with_credits(n, in, threw);
     ran = !threw;
+  } else {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
   }
   teardown(n, true, ran, extra);
 }
@@ -155,6 +165,8 @@ locus::task<void> run_edt(edt_node* n) {
     } catch (...) {
       graph_fail(g, std::current_exception());
     }
+  } else {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
   }
   teardown(n, true, ran, 0);
 }
@@ -197,30 +209,55 @@ void fire(edt_node* n, bool counted = false) {
       return;
     }
   }
+  // From outside the runtime's workers: the runtime may be gone (a satisfy after ~runtime).
+  // Then the task is skipped here, counted in flight and finished at once, and the graph fails
+  // with the reason. (A satisfy racing with ~runtime itself is the caller's race.)
+  if (!g.rt_alive->load(std::memory_order_acquire)) [[unlikely]] {
+    g.skipped.fetch_add(1, std::memory_order_relaxed);
+    fail_with(g, "a task became ready after its runtime was destroyed; it was not run");
+    teardown(n, true, false, 0);
+    return;
+  }
   const std::uint32_t place = place_for(*n);
   ext::make_runnable(g.rt, place, ready_item(n, place), true);
 }
 
 }  // namespace
 
-void slot_notify(waiter* w, bool fired) noexcept {
-  auto* s = static_cast<slot*>(w);
-  edt_node* n = s->owner;  // s lives inside n, which lives until the task finished
-  if (!fired) {
-    cancel(n,
-           "an event it depends on was abandoned (every handle that could satisfy it was "
-           "destroyed first)");
-    return;
-  }
-  // acq_rel: release publishes what this satisfier saw (the event's value, acquired in the
-  // event's exchange) to the thread that fires; acquire, if last, sees the other slots'.
-  if (n->state.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+namespace {
+/// `k` slots of n were notified (an event fired or was abandoned, an inlet was satisfied or
+/// dropped, or the last handle went with k slots unassigned, which can never be notified).
+/// The decrement that reaches zero unclaimed fires the task; the one that reaches zero with
+/// the claimed bit set is the last notification of a cancelled task and drops the slots' hold
+/// (the ownership rule, docs/design/0010 "Lifetime of a cancelled task"). Before its
+/// decrement the caller may use n (its slot is still counted, so the slots' hold is held);
+/// after it, only if it holds something else.
+void count_notified(edt_node* n, std::uint32_t k) noexcept {
+  // acq_rel: release publishes what this notifier saw (an event's value, acquired in the
+  // event's exchange, or an inlet's store) to the thread that fires; acquire, if last, sees
+  // the other slots'. For a cancelled task: the last one, which may free the node, sees every
+  // other notifier's use of it (and node_release's acq_rel orders the rest).
+  const std::uint32_t before = n->state.fetch_sub(k, std::memory_order_acq_rel);
+  if (before == k) {
     try {
       fire(n);
     } catch (...) {
       std::terminate();  // the frame or the mailbox could not be allocated
     }
+  } else if (before == (edt_node::k_claimed | k)) [[unlikely]] {
+    node_release(n);
   }
+}
+}  // namespace
+
+void slot_notify(waiter* w, bool fired) noexcept {
+  auto* s = static_cast<slot*>(w);
+  edt_node* n = s->owner;  // s lives inside n: its registration holds the slots' hold
+  if (!fired)
+    cancel(n,
+           "an event it depends on was abandoned (every handle that could satisfy it was "
+           "destroyed first)");
+  count_notified(n, 1);
 }
 
 namespace {
@@ -244,8 +281,9 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
                                              : ::operator new(total, std::align_val_t(align)));
   auto* n = ::new (mem) edt_node;
   n->state.store(nslots, std::memory_order_relaxed);
-  // The handle graph::task returns, and the unfinished task's own hold.
-  n->refs.store(edt_node::k_handle + 2, std::memory_order_relaxed);
+  // The handle graph::task returns, the unfinished task's own hold, and the slots' hold (while
+  // some slot may still be notified: see count_notified).
+  n->refs.store(edt_node::k_handle + 3, std::memory_order_relaxed);
   n->nslots = nslots;
   n->bytes = static_cast<std::uint32_t>(total);
   n->align = static_cast<std::uint32_t>(align);
@@ -278,19 +316,20 @@ void node_destroy(edt_node* n) noexcept {
   }
 }
 
-/// Whether some slot has no dependence. Called by the last handle's holder: every other
+/// How many slots have no dependence. Called by the last handle's holder: every other
 /// handle's add_dependence happened before its drop (acq_rel on `refs`), and no new one can
-/// come.
-bool has_unassigned(const edt_node& n) noexcept {
+/// come, so these slots are never notified.
+std::uint32_t unassigned(const edt_node& n) noexcept {
+  std::uint32_t k = 0;
   for (std::uint32_t i = 0; i < n.nslots; ++i)
-    if (!n.slots()[i].assigned.load(std::memory_order_relaxed)) return true;
-  return false;
+    if (!n.slots()[i].assigned.load(std::memory_order_relaxed)) ++k;
+  return k;
 }
 }  // namespace
 
 void node_free_unstarted(edt_node* n) noexcept {
   n->refs.store(1, std::memory_order_relaxed);
-  node_release(n);
+  node_release(n, 1);
 }
 
 void node_start(edt_node* n, const body_ops* ops) {
@@ -301,9 +340,9 @@ void node_start(edt_node* n, const body_ops* ops) {
   if (now) fire(n, true);
 }
 
-void node_release(edt_node* n) noexcept {
+void node_release(edt_node* n, std::uint64_t k) noexcept {
   // acq_rel: the thread that frees sees every holder's use of the node.
-  if (n->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) node_destroy(n);
+  if (n->refs.fetch_sub(k, std::memory_order_acq_rel) == k) node_destroy(n);
 }
 
 void node_drop_handle(edt_node* n) noexcept {
@@ -318,8 +357,13 @@ void node_drop_handle(edt_node* n) noexcept {
       return;  // holders > handles > 1 before: not the last holder
   }
   // A slot without a dependence means the task can never fire: it is unfinished, so its own
-  // hold keeps the node (and the graph) alive through the cancel.
-  if (has_unassigned(*n)) cancel(n, "its last handle was destroyed while a slot had no dependence");
+  // hold keeps the node (and the graph) alive through the cancel. Such slots are never
+  // notified, so they are counted here (after a cancel through an input too), and this
+  // handle's hold keeps the node alive through that.
+  if (const std::uint32_t k = unassigned(*n); k != 0) {
+    cancel(n, "its last handle was destroyed while a slot had no dependence");
+    count_notified(n, k);
+  }
   if ((n->refs.fetch_sub(edt_node::k_handle + 1, std::memory_order_acq_rel) & 0xffffffffu) == 1)
     node_destroy(n);
 }
@@ -354,21 +398,17 @@ void node_claim_inlet(edt_node* n, std::uint32_t i, const void* type) {
 }
 
 void inlet_satisfied(edt_node* n) noexcept {
-  // The inlet's value was stored in its slot: acq_rel publishes it to the thread that fires,
-  // as slot_notify does for an event's value. The inlet's hold keeps n alive across the count:
-  // once it is not the last, another satisfier may fire n and n may finish on another worker.
-  if (n->state.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    try {
-      fire(n);
-    } catch (...) {
-      std::terminate();  // the frame or the mailbox could not be allocated
-    }
-  }
+  // The inlet's value was stored in its slot: count_notified's acq_rel publishes it to the
+  // thread that fires, as for an event's value. The inlet's hold keeps n alive across the
+  // count: once it is not the last, another satisfier may fire n and n may finish on another
+  // worker.
+  count_notified(n, 1);
   node_release(n);
 }
 
 void inlet_abandoned(edt_node* n) noexcept {
   cancel(n, "an inlet was destroyed before it was satisfied");
+  count_notified(n, 1);
   node_release(n);
 }
 
@@ -383,59 +423,6 @@ void inlet_empty() {
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode) {
   check_dependence(n, ev, i, mode);
   attach(claim_slot(n, i), ev, mode);
-}
-
-graph_state* graph_create(locus::runtime& rt, graph_options o) {
-  auto* g = new graph_state;
-  g->rt = ext::core_ref::of(rt);
-  g->place = o.place;
-  g->flow = dynamic_cast<flow_queues*>(g->rt.acquisition_strategy());
-  try {
-    install_debt_observer(g->rt);
-  } catch (...) {
-    delete g;
-    throw;
-  }
-  return g;
-}
-
-void graph_release(graph_state* g) noexcept {
-  std::uint64_t after = 0;
-  {
-    // Under the mutex: a finisher that is notifying holds it, so it is done with g (task_done).
-    std::lock_guard lk(g->mutex);
-    after = g->counts.fetch_sub(k_alive, std::memory_order_acq_rel) - k_alive;
-  }
-  if (after == 0) delete g;  // no task is unfinished; none can be created any more
-}
-
-bool graph_done(const graph_state& g) noexcept {
-  return graph_is_done(g);
-}
-
-std::int64_t graph_pending(const graph_state& g) noexcept {
-  return static_cast<std::int64_t>(pending_of(g.counts.load(std::memory_order_acquire)));
-}
-
-void graph_rethrow(const graph_state& g) {
-  if (g.failed.load(std::memory_order_acquire)) std::rethrow_exception(g.error.get());
-}
-
-void graph_wait(graph_state& g) {
-  if (ext::core_ref::current())
-    throw_error("locus::dataflow::graph::wait would block a worker: co_await the graph instead");
-  {
-    std::unique_lock lk(g.mutex);
-    g.cv.wait(lk, [&] { return graph_is_done(g); });
-  }
-  graph_rethrow(g);
-}
-
-bool graph_suspend(graph_state& g, locus::detail::frame& f) {
-  std::lock_guard lk(g.mutex);
-  if (graph_is_done(g)) return false;
-  g.frames.push_back(&f);
-  return true;
 }
 
 }  // namespace locus::dataflow::detail

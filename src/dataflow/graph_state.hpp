@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -19,6 +20,13 @@ namespace locus::dataflow::detail {
 
 /// The graph's shared state: lives while the graph object or any unfinished task does.
 struct graph_state {
+  graph_state() = default;
+  graph_state(const graph_state&) = delete;
+  graph_state& operator=(const graph_state&) = delete;
+  /// A failure nobody was told of (no wait() or co_await rethrew it) goes to the error report
+  /// (report_unobserved, graph.cpp): a failure is never silent.
+  ~graph_state();
+
   /// Three counts in one word, so that a task's bookkeeping is one read-modify-write of one
   /// shared line (every worker touches it):
   ///  * alive (bit 63): the graph object exists;
@@ -35,7 +43,16 @@ struct graph_state {
   std::atomic<std::uint64_t> counts{k_alive};
   std::atomic<bool> failed{false};
   locus::detail::exception_slot error;  ///< first exception wins
+  /// A wait() or co_await rethrew the failure (relaxed: read by the state's destructor, which
+  /// the last update of `counts` orders after every rethrow).
+  std::atomic<bool> observed{false};
+  /// Tasks that became ready after the failure (or after the runtime was destroyed) and were
+  /// not run (graph::skipped). Relaxed: a statistic, read after the graph is done.
+  std::atomic<std::uint64_t> skipped{0};
   ext::core_ref rt;                     ///< the runtime the graph's tasks run on
+  /// The runtime's liveness (ext::core_ref::liveness): a task that becomes ready from outside the
+  /// runtime's workers after ~runtime is skipped, not pushed into freed memory.
+  std::shared_ptr<const std::atomic<bool>> rt_alive;
   placement place;
   flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
   /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked

@@ -67,6 +67,9 @@ template <class T>
 inline constexpr char type_tag = 0;
 
 [[noreturn]] void throw_error(const std::string& what);
+/// Throws the dataflow_error of a member `what` called on an empty handle (default-constructed
+/// or moved from). Cold and out of line: the check at each member is one test.
+[[noreturn, gnu::cold]] void empty_handle(const char* what);
 
 class event_core {
  public:
@@ -265,7 +268,10 @@ class typed_awaiter<void> : public event_awaiter {
 }  // namespace detail
 
 /// A single-assignment event carrying a T (or nothing: event<>). Copies share the event; it
-/// lives while any copy, dependence or awaiter holds it.
+/// lives while any copy, dependence or awaiter holds it. A moved-from handle is empty: every
+/// member but core() (null) throws dataflow_error; it may be assigned to or destroyed.
+/// Lifetime: an event may outlive the graphs and the runtime whose tasks wait on it; a satisfy
+/// after that runtime was destroyed does not run those tasks (docs/design/0010, "Lifetimes").
 template <class T = void>
 class event {
  public:
@@ -288,22 +294,33 @@ class event {
   /// that waited for it. Throws dataflow_error if it was already satisfied.
   template <class... A>
   void satisfy(A&&... v) {
+    if (m_core == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::event::satisfy");
     if (m_core->count_down(1, "locus::dataflow::event::satisfy")) {
       if constexpr (!std::is_void_v<T>) m_core->value.emplace(std::forward<A>(v)...);
       m_core->fire();
     }
   }
-  [[nodiscard]] bool satisfied() const noexcept { return m_core->fired(); }
+  [[nodiscard]] bool satisfied() const {
+    if (m_core == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::event::satisfied");
+    return m_core->fired();
+  }
   /// The value; throws dataflow_error if the event has not fired yet.
   template <class U = T>
   requires(!std::is_void_v<U>) [[nodiscard]] const U& get() const {
+    if (m_core == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::event::get");
     if (!m_core->fired()) detail::throw_error("locus::dataflow::event::get: not satisfied yet");
     return *m_core->value;
   }
   /// co_await ev: in a locus task, the value once satisfied (void for event<>).
-  detail::typed_awaiter<T> operator co_await() const noexcept {
+  detail::typed_awaiter<T> operator co_await() const {
+    if (m_core == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::event::operator co_await");
     return detail::typed_awaiter<T>(m_core);
   }
+  /// The shared state, or null for an empty (moved-from) handle: add_dependence reports that.
   [[nodiscard]] detail::event_core* core() const noexcept { return m_core; }
 
  private:
@@ -311,7 +328,8 @@ class event {
 };
 
 /// A count-down event: fires when count_down() has brought its count to zero. Counting down
-/// past zero throws dataflow_error. A latch of count 0 is created fired.
+/// past zero throws dataflow_error. A latch of count 0 is created fired. A latch has no empty
+/// state: it is not default-constructible, and moving one copies it.
 class latch {
  public:
   explicit latch(std::int64_t count) : m_core(new detail::value_core<void>(count)) {

@@ -27,7 +27,9 @@
 //
 // Exceptions: the first exception thrown by a body is kept by the graph; wait() and co_await g
 // rethrow it once nothing of the graph runs or is ready any more (tasks still waiting for
-// events are not waited for then: after a failure, tasks that become ready are skipped).
+// events are not waited for then: after a failure, tasks that become ready are skipped, and
+// graph::skipped() counts them). A failure no wait() or co_await rethrew is written to standard
+// error when the graph's state ends: a failure is never silent.
 // Tasks never run (their inputs can no longer be satisfied) are freed when the handles that
 // could satisfy those inputs go away; nothing leaks.
 //
@@ -100,15 +102,18 @@ void graph_release(graph_state* g) noexcept;
 void graph_wait(graph_state& g);
 /// co_await g: registers the frame; false if the graph is already done.
 bool graph_suspend(graph_state& g, locus::detail::frame& f);
-void graph_rethrow(const graph_state& g);
+void graph_rethrow(graph_state& g);
 [[nodiscard]] std::int64_t graph_pending(const graph_state& g) noexcept;
+[[nodiscard]] std::int64_t graph_skipped(const graph_state& g) noexcept;
 
 }  // namespace detail
 
 /// A task's output event (edt::done()): fires when the task's body has finished, is abandoned
 /// if the task is cancelled, skipped or its body throws. Only the runtime satisfies it; the
 /// handle can be waited on (add_dependence, co_await) and copied. It keeps its task's node
-/// (not the task's graph) alive.
+/// (not the task's graph) alive, and may outlive the graph and the runtime. A default or
+/// moved-from handle is empty: every member but core() and node() (null) throws
+/// dataflow_error.
 class output_event {
  public:
   output_event() noexcept = default;
@@ -133,13 +138,24 @@ class output_event {
     }
   }
   /// The task's body finished.
-  [[nodiscard]] bool satisfied() const noexcept { return m_e->fired(); }
+  [[nodiscard]] bool satisfied() const {
+    if (m_e == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::output_event::satisfied");
+    return m_e->fired();
+  }
   /// The task was cancelled or skipped, or its body threw: the event never fires.
-  [[nodiscard]] bool abandoned() const noexcept { return m_e->abandoned(); }
+  [[nodiscard]] bool abandoned() const {
+    if (m_e == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::output_event::abandoned");
+    return m_e->abandoned();
+  }
   /// co_await t.done(): in a locus task, until the task finished (throws if abandoned).
-  detail::typed_awaiter<void> operator co_await() const noexcept {
+  detail::typed_awaiter<void> operator co_await() const {
+    if (m_e == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::output_event::operator co_await");
     return detail::typed_awaiter<void>(m_e);
   }
+  /// The event and the task, or null for an empty handle (add_dependence reports that).
   [[nodiscard]] detail::event_core* core() const noexcept { return m_e; }
   [[nodiscard]] detail::edt_node* node() const noexcept { return m_n; }
 
@@ -193,7 +209,9 @@ class inlet {
   std::uint32_t m_slot = 0;
 };
 
-/// A handle to a data-driven task (copies share it).
+/// A handle to a data-driven task (copies share it). A default or moved-from handle is empty:
+/// every member but node() (null) throws dataflow_error, and so does add_dependence on it. A
+/// handle may outlive its graph and its runtime (it keeps the task's node, not the graph).
 class edt {
  public:
   edt() noexcept = default;
@@ -209,7 +227,13 @@ class edt {
   ~edt() {
     if (m_n != nullptr) detail::node_drop_handle(m_n);
   }
-  [[nodiscard]] std::uint32_t slots() const noexcept { return m_n->nslots; }
+  /// The task's slot count.
+  [[nodiscard]] std::uint32_t slots() const {
+    if (m_n == nullptr) [[unlikely]]
+      detail::empty_handle("locus::dataflow::edt::slots");
+    return m_n->nslots;
+  }
+  /// The task, or null for an empty handle (add_dependence reports that).
   [[nodiscard]] detail::edt_node* node() const noexcept { return m_n; }
   /// The task's output event (OCR's): satisfied when its body has finished, abandoned if it is
   /// cancelled, skipped after a failure, or its body throws. Made on the first call (later
@@ -353,6 +377,9 @@ class graph {
   void wait() { detail::graph_wait(*m_g); }
   /// Tasks created and not yet finished (or cancelled).
   [[nodiscard]] std::int64_t pending() const noexcept { return detail::graph_pending(*m_g); }
+  /// Tasks that became ready after the graph failed (or after its runtime was destroyed) and
+  /// were skipped: not run, their output events abandoned. Exact once the graph is done.
+  [[nodiscard]] std::int64_t skipped() const noexcept { return detail::graph_skipped(*m_g); }
 
   struct awaiter {
     detail::graph_state* g;

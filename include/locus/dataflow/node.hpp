@@ -70,8 +70,10 @@ struct edt_node : locus::detail::runnable {
   std::atomic<std::uint32_t> state;
   std::uint32_t nslots;
   /// Two counts in one word, so a handle comes and goes with one read-modify-write: edt handles
-  /// (high half) and holders (low half: every handle, plus 1 until the task finished or was
-  /// cancelled). The node is freed when the holders reach zero.
+  /// (high half) and holders (low half: every handle, inlet, output event and output-event
+  /// edge; plus 1 until the task finished or was cancelled; plus 1, the slots' hold, until
+  /// every slot was notified or can never be). The node is freed when the holders reach zero,
+  /// so never while an event still lists one of its slots as a waiter.
   std::atomic<std::uint64_t> refs;
   std::uint32_t bytes;  ///< of the allocation
   std::uint32_t align;  ///< of the allocation
@@ -107,7 +109,8 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
                         std::size_t body_align);
 void node_free_unstarted(edt_node* n) noexcept;     ///< the body's constructor threw
 void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if it has no slots
-void node_release(edt_node* n) noexcept;
+/// Drops `k` holds on n; the last frees it.
+void node_release(edt_node* n, std::uint64_t k = 1) noexcept;
 void node_drop_handle(edt_node* n) noexcept;
 void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t slot, locus::access mode);
 /// edt::inlet: claims slot `slot` of n for an inlet carrying `type`; takes the inlet's hold.

@@ -14,6 +14,7 @@
 // a comment says otherwise; none of them is on the spawn, sync, push or pop paths.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -84,6 +85,10 @@ class core_ref {
   /// A number unique to this runtime among those the process made (an address may be reused
   /// after a runtime is destroyed; this is not). 0 for a null core_ref.
   [[nodiscard]] std::uint64_t id() const noexcept;
+  /// A flag that stays true while the runtime exists and is cleared (release) by ~runtime once
+  /// its workers have stopped: for state that may outlive the runtime (a dataflow graph's),
+  /// which reads it (acquire) before it would reach the runtime from outside its workers.
+  [[nodiscard]] std::shared_ptr<const std::atomic<bool>> liveness() const noexcept;
   /// Whether the calling thread is one of this runtime's workers.
   [[nodiscard]] bool is_current() const noexcept {
     detail::worker* w = detail::t_worker;
