@@ -88,7 +88,12 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
   rt.core_of = core_of;
-  if (rt.cfg.accounting) rt.acct = std::make_unique<accountant>(rt.topo, core_of);
+  if (rt.cfg.accounting) {
+    accountant_options options;
+    options.cache_model = !rt.cfg.homes_only;
+    options.line_bytes = rt.cfg.line_bytes;
+    rt.acct = std::make_unique<accountant>(rt.topo, core_of, options);
+  }
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;
