@@ -50,8 +50,7 @@ accountant* accountant_here() noexcept {
 
 /// Parts [from, b) of `r` as one range (LAWS Eq. 1 cuts: each of the first b-1 parts holds
 /// floor(units / b) grains, the last the rest); empty if from == b or they hold nothing.
-data_range parts_from(const data_range& r, std::uint32_t from, std::uint32_t b,
-                      std::size_t grain) {
+data_range parts_from(const data_range& r, std::uint32_t from, std::uint32_t b, std::size_t grain) {
   if (from >= b) return {};
   if (from == 0) return r;
   const std::size_t per = (r.bytes / grain) / b * grain;

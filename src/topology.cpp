@@ -42,7 +42,8 @@ constexpr unsigned max_os_cpus = 1U << 16;
 constexpr std::string_view spec_forms =
     "comma-separated key=value pairs, each key at most once: sockets, numa (per socket), "
     "l3groups (per NUMA node), cores (per L3 group), smt (threads per core), l3ways (ways of "
-    "the modelled L3) as positive integers up to 4096; l3, l2, l1 as positive sizes with an optional unit "
+    "the modelled L3) as positive integers up to 4096; l3, l2, l1 as positive sizes with an "
+    "optional unit "
     "B, K, KiB, M, MiB, G, GiB, or KB, MB, GB (any case; all binary: K = 1024) "
     "(e.g. sockets=4,cores=4,l3=6MiB)";
 constexpr std::uint64_t max_count = 4096;

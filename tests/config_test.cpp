@@ -17,10 +17,11 @@
 
 namespace {
 
-constexpr const char* all_vars[] = {"LOCUS_WORKERS",  "LOCUS_POLICY", "LOCUS_VICTIMS",
-                                    "LOCUS_TOPOLOGY", "LOCUS_PLACES", "LOCUS_CROSS_PLACE_STEALS",
-                                    "LOCUS_PIN",      "LOCUS_SLAW",   "LOCUS_SCHEDULER",
-                                    "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY"};
+constexpr const char* all_vars[] = {
+    "LOCUS_WORKERS",    "LOCUS_POLICY",     "LOCUS_VICTIMS",
+    "LOCUS_TOPOLOGY",   "LOCUS_PLACES",     "LOCUS_CROSS_PLACE_STEALS",
+    "LOCUS_PIN",        "LOCUS_SLAW",       "LOCUS_SCHEDULER",
+    "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).
@@ -266,8 +267,9 @@ TEST(config_accounting, a_bad_line_bytes_in_code_names_the_field) {
   c.pin = false;
   c.accounting = true;
   c.line_bytes = 48;
-  EXPECT_NE(error_of([&] { locus::runtime rt{c}; })
-                .find("line_bytes=\"48\" is not valid; expected a power of two from 8 to 4096"),
+  EXPECT_NE(error_of([&] {
+              locus::runtime rt{c};
+            }).find("line_bytes=\"48\" is not valid; expected a power of two from 8 to 4096"),
             std::string::npos);
 }
 

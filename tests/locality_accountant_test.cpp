@@ -257,9 +257,9 @@ TEST_F(LocalityFourSockets, L3ModelCountsMissesPerSocket) {
   EXPECT_EQ(s.l3_per_worker[9], s.l3_per_socket[2]);
   EXPECT_EQ(s.l3_per_socket[0].lines.misses + s.l3_per_socket[0].lines.hits, 0U);
 
-  accountant small(topo, iota(16),
-                   {.cache_model = true, .line_bytes = 64, .l3_bytes = 64 << 10,
-                    .private_level = false});
+  accountant small(
+      topo, iota(16),
+      {.cache_model = true, .line_bytes = 64, .l3_bytes = 64 << 10, .private_level = false});
   small.record(0, b.range(access::read));
   small.record(1, b.range(access::read));  // same L3 group: the second pass misses too
   s = small.snapshot();

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <list>
-#include <set>
-#include <vector>
 #include <random>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "locality_support.hpp"
 
@@ -85,8 +85,7 @@ TEST(LocalityCache, FlushEmptiesAndResetKeepsContents) {
 
 TEST(LocalityCache, LineBytesMustBeAPowerOfTwo) {
   const auto m = message_of<std::invalid_argument>([] { cache_model c(1024, 48); });
-  EXPECT_NE(m.find("line_bytes=\"48\" is not valid; expected a power of two"),
-            std::string::npos)
+  EXPECT_NE(m.find("line_bytes=\"48\" is not valid; expected a power of two"), std::string::npos)
       << m;
 }
 

@@ -31,11 +31,12 @@ locus::config per_worker(bool accounting = true) {
 /// Runs f() as a task on worker w.
 template <class F>
 locus::task<void> on(unsigned w, F f) {
-  co_await locus::spawn([](F g) -> locus::task<void> {
-    g();
-    co_return;
-  }(std::move(f)),
-                        locus::at(w));
+  co_await locus::spawn(
+      [](F g) -> locus::task<void> {
+        g();
+        co_return;
+      }(std::move(f)),
+      locus::at(w));
   co_await locus::sync();
 }
 
@@ -82,7 +83,7 @@ TEST(LocalityCounting, SmallDatablocksKeepTheirOwnHomes) {
   rt.run(on(4, [&] { t4 = datablock::create(2048); }));
   EXPECT_EQ(t0.where(), locus::home::on_core(0));
   const auto read_t0 = [&] {
-    locus::dataflow::detail::block_accessed(t0.core());              // the graph's path
+    locus::dataflow::detail::block_accessed(t0.core());               // the graph's path
     locus::touch(t0.bytes().data(), t0.size(), locus::access::read);  // and touch()
   };
   rt.reset_stats();

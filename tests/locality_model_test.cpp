@@ -98,8 +98,8 @@ locus::locality_bytes classes_seen_from_core0(const char* spec, const std::vecto
 // core 1 same L3, core 2 and node 0 same NUMA node, core 4, node 1 and package 0 same socket,
 // core 8 and node 2 remote. With one node per socket the node class folds into same_socket.
 TEST(LocalityModel, NumaNodesAreAClassOfTheirOwnWhenASocketHasSeveral) {
-  const std::vector<home> homes{home::on_core(1), home::on_core(2),    home::on_numa(0),
-                                home::on_core(4), home::on_numa(1),    home::on_package(0),
+  const std::vector<home> homes{home::on_core(1), home::on_core(2), home::on_numa(0),
+                                home::on_core(4), home::on_numa(1), home::on_package(0),
                                 home::on_core(8), home::on_numa(2)};
   const auto numa = classes_seen_from_core0("sockets=2,numa=2,l3groups=2,cores=2", homes);
   EXPECT_EQ(numa.same_l3, 1 * k_page);

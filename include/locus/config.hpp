@@ -85,9 +85,10 @@ struct config {
   /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
   [[nodiscard]] std::string_view places_input() const noexcept;
 
-  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS,
-  /// LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the
-  /// defaults. Unset or empty variables keep the default; any other bad value throws config_error.
+  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_WORKERS,
+  /// LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN
+  /// and LOCUS_SLAW over the defaults. Unset or empty variables keep the default; any other bad
+  /// value throws config_error.
   [[nodiscard]] static config from_env();
 };
 

@@ -55,8 +55,8 @@ accountant::accountant(const topology& topo, std::vector<std::size_t> worker_cor
   m_cache_model = options.cache_model && l3 != 0;
   m_l3_ways = options.l3_ways != 0 ? options.l3_ways : m_topo.l3_ways();
   m_private_bytes = !m_cache_model || !options.private_level ? 0
-                    : options.private_bytes != 0         ? options.private_bytes
-                                                         : m_topo.l2_bytes();
+                    : options.private_bytes != 0             ? options.private_bytes
+                                                             : m_topo.l2_bytes();
   m_workers = std::make_unique<worker_state[]>(m_worker_core.size());
   m_groups = std::make_unique<l3_group[]>(m_topo.num_l3_groups());
   if (m_cache_model) {

@@ -43,14 +43,14 @@ class extent_lru final : public cache_engine {
  private:
   static constexpr std::uint32_t k_nil = 0xffffffffU;
   struct extent {
-    std::uint64_t first = 0, last = 0;  ///< inclusive line numbers
+    std::uint64_t first = 0, last = 0;         ///< inclusive line numbers
     std::uint32_t prev = k_nil, next = k_nil;  ///< towards the most / least recent
   };
   /// The extent holding `line`, or k_nil; `next_first` gets the first line of the next extent
   /// above `line` (UINT64_MAX if none).
   std::uint32_t find(std::uint64_t line, std::uint64_t& next_first) const;
-  std::uint32_t make(std::uint64_t first, std::uint64_t last);  ///< indexed, not linked
-  void drop(std::uint32_t e) noexcept;  ///< unlinks, unindexes and frees
+  std::uint32_t make(std::uint64_t first, std::uint64_t last);   ///< indexed, not linked
+  void drop(std::uint32_t e) noexcept;                           ///< unlinks, unindexes and frees
   void link_before(std::uint32_t e, std::uint32_t at) noexcept;  ///< at == k_nil: at the tail
   void unlink(std::uint32_t e) noexcept;
   /// Lines [first, last], all resident in extent e, become the most recent.

@@ -61,9 +61,9 @@ struct locality_stats {
   std::vector<locality_bytes> per_socket;  ///< by the package of the worker that accessed
   locality_bytes total;
 
-  bool cache_modelled = false;  ///< false: homes only (no cache model; the counts below are 0)
-  std::size_t line_bytes = 0;   ///< line of the cache models
-  unsigned l3_ways = 0;         ///< 0: the L3 model is fully associative
+  bool cache_modelled = false;    ///< false: homes only (no cache model; the counts below are 0)
+  std::size_t line_bytes = 0;     ///< line of the cache models
+  unsigned l3_ways = 0;           ///< 0: the L3 model is fully associative
   std::size_t private_bytes = 0;  ///< capacity of the private level; 0: not modelled
   /// The private level (a model per worker, sized by the topology's l2; the LAWS paper's
   /// M_alpha): by worker, by socket, in total.
