@@ -218,6 +218,9 @@ TEST(LocalityCounting, DeclaredDataIsThereAtASpawnWithAccountingOff) {
   d = locus::detail::declared_data_of(called.promise());  // the two parts left
   EXPECT_EQ(d.ranges[0].begin, reinterpret_cast<const std::byte*>(a.data() + 500));
   EXPECT_EQ(d.bytes, 500U);
+  auto late = leaf();  // after the call took what was left: nothing to inherit
+  parent.promise().adopt(late.promise(), locus::detail::frame_kind::spawned);
+  EXPECT_TRUE(locus::detail::declared_data_of(late.promise()).ranges.empty());
   EXPECT_EQ(locus::detail::declared_data_of(leaf().promise()).bytes, 0U);
 }
 
