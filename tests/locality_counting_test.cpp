@@ -198,6 +198,28 @@ TEST(LocalityCounting, NothingPlacedIsNoData) {
   EXPECT_FALSE(s.local_share().has_value());
 }
 
+// config::homes_only and config::line_bytes reach the accountant.
+TEST(LocalityCounting, ConfigChoosesHomesOnlyAndTheLine) {
+  locus::config c = per_worker();
+  c.homes_only = true;
+  pages a(4 * k_page);
+  {
+    locus::runtime rt{c};
+    rt.run(on(2, [&] { locus::touch(a.p, a.bytes, locus::access::write); }));
+    const auto s = rt.locality();
+    EXPECT_FALSE(s.cache_modelled);
+    EXPECT_EQ(s.per_worker[2].same_core, a.bytes);
+    EXPECT_EQ(s.private_total, locus::level_counts{});
+  }
+  c.homes_only = false;
+  c.line_bytes = 1024;
+  locus::runtime rt{c};
+  rt.run(on(2, [&] { locus::touch(a.p, a.bytes, locus::access::write); }));
+  const auto s = rt.locality();
+  EXPECT_EQ(s.line_bytes, 1024U);
+  EXPECT_EQ(s.private_per_worker[2].lines.misses, a.bytes / 1024);
+}
+
 // For LAWS and CAB: a child's declared data (its share, or its own) at its spawn, with
 // accounting off: the frame carries it, not the accountant.
 TEST(LocalityCounting, DeclaredDataIsThereAtASpawnWithAccountingOff) {
