@@ -125,6 +125,13 @@ unsigned parse_workers(std::string_view value, std::string_view what) {
   return static_cast<unsigned>(*n);
 }
 
+std::size_t parse_line_bytes(std::string_view value, std::string_view what) {
+  auto n = parse_uint(trim(value));
+  if (!n || *n < 8 || *n > 4096 || (*n & (*n - 1)) != 0)
+    throw make_config_error(what, value, "a power of two from 8 to 4096 (bytes), e.g. 64");
+  return static_cast<std::size_t>(*n);
+}
+
 bool parse_bool(std::string_view value, std::string_view what) {
   auto v = trim(value);
   if (v == "1" || iequals(v, "true") || iequals(v, "on")) return true;
@@ -235,6 +242,9 @@ config config::from_env() {
   if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
   if (auto v = read_env("LOCUS_ACCOUNTING")) cfg.accounting = parse_bool(*v, "LOCUS_ACCOUNTING");
   if (auto v = read_env("LOCUS_TRACE")) cfg.trace = std::string(*v);
+  if (auto v = read_env("LOCUS_LINE_BYTES"))
+    cfg.line_bytes = parse_line_bytes(*v, "LOCUS_LINE_BYTES");
+  if (auto v = read_env("LOCUS_HOMES_ONLY")) cfg.homes_only = parse_bool(*v, "LOCUS_HOMES_ONLY");
   if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
   return cfg;
 }

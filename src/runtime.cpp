@@ -104,7 +104,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   for (unsigned i = 0; i < n; ++i)
     core_of[i] = i % rt.topo.num_cores();
   rt.core_of = core_of;
-  if (rt.cfg.accounting) rt.acct = ext::make_accountant(rt.topo, core_of);
+  if (rt.cfg.accounting)
+    rt.acct = ext::make_accountant(rt.topo, core_of, rt.cfg.line_bytes, !rt.cfg.homes_only);
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
   const unsigned num_places = *std::max_element(place_of.begin(), place_of.end()) + 1;

@@ -41,8 +41,9 @@ constexpr unsigned max_os_cpus = 1U << 16;
 
 constexpr std::string_view spec_forms =
     "comma-separated key=value pairs, each key at most once: sockets, numa (per socket), "
-    "l3groups (per NUMA node), cores (per L3 group), smt (threads per core) as positive "
-    "integers up to 4096; l3, l2, l1 as positive sizes with an optional unit "
+    "l3groups (per NUMA node), cores (per L3 group), smt (threads per core), l3ways (ways of "
+    "the modelled L3) as positive integers up to 4096; l3, l2, l1 as positive sizes with an "
+    "optional unit "
     "B, K, KiB, M, MiB, G, GiB, or KB, MB, GB (any case; all binary: K = 1024) "
     "(e.g. sockets=4,cores=4,l3=6MiB)";
 constexpr std::uint64_t max_count = 4096;
@@ -274,6 +275,7 @@ struct topology::builder {
 
   struct spec_values {
     std::uint64_t sockets = 1, numa = 1, l3groups = 1, cores = 2, smt = 1;
+    std::uint64_t l3ways = 0;  ///< 0: the L3 model is fully associative
     std::size_t l3 = 8 * mib, l2 = 1 * mib, l1 = 32 * kib;
   };
 
@@ -300,6 +302,7 @@ struct topology::builder {
                              : key == "l3groups" ? &v.l3groups
                              : key == "cores"    ? &v.cores
                              : key == "smt"      ? &v.smt
+                             : key == "l3ways"   ? &v.l3ways
                                                  : nullptr;
       std::size_t* size = key == "l3" ? &v.l3 : key == "l2" ? &v.l2 : key == "l1" ? &v.l1 : nullptr;
       if (count != nullptr) {
@@ -352,6 +355,7 @@ struct topology::builder {
     t.m_l3_bytes = v.l3;
     t.m_l2_bytes = v.l2;
     t.m_l1_bytes = v.l1;
+    t.m_l3_ways = static_cast<unsigned>(v.l3ways);
     t.m_virtual = true;
     return t;
   }
@@ -395,7 +399,11 @@ std::string topology::describe() const {
   s += ": " + count_of(m_packages, "package", "packages");
   s += ", " + count_of(m_numa, "NUMA node", "NUMA nodes");
   s += ", " + count_of(m_l3, "L3 group", "L3 groups");
-  if (m_l3_bytes != 0) s += " (" + format_size(m_l3_bytes) + ")";
+  if (m_l3_bytes != 0) {
+    s += " (" + format_size(m_l3_bytes);
+    if (m_l3_ways != 0) s += ", " + std::to_string(m_l3_ways) + "-way";
+    s += ")";
+  }
   s += ", " + count_of(m_cores.size(), "core", "cores");
   if (m_virtual) {
     if (m_hw_threads != m_cores.size()) {

@@ -45,7 +45,7 @@ TEST(Accounting, OneWorkerIsEverythingLocal) {
   rt.run(locus::with_data(split(5), {all(locus::access::write)}));
   rt.run(locus::with_data(split(5), {all(locus::access::read)}));
   const locus::locality_stats s = rt.locality();
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
   EXPECT_EQ(s.total.remote, 0u);
   EXPECT_EQ(s.total.unplaced, 0u);
   // Eq. 1 down 5 levels hands every byte to exactly one leaf, once per run.
@@ -88,12 +88,12 @@ TEST(Accounting, StaticPartitionIsLocalAndAShiftedOneRemote) {
   rt.reset_stats();
   rt.run(by_place(&a, 0, locus::access::read));
   locus::locality_stats s = rt.locality();
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
   EXPECT_EQ(s.total.placed(), a.size());
   rt.reset_stats();
   rt.run(by_place(&a, 1, locus::access::read));
   s = rt.locality();
-  EXPECT_DOUBLE_EQ(s.local_share(), 0.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 0.0);
   EXPECT_EQ(s.total.remote, a.size());
   EXPECT_EQ(s.straggler_socket(), 0);  // a tie between all four: the lowest
 }
@@ -183,7 +183,7 @@ TEST(Accounting, ParallelForCountsEachChunksDeclaredData) {
     std::atomic<int> calls{0};
     write_all(rt, &calls);
     const locus::locality_stats s = rt.locality();
-    EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+    EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
     EXPECT_EQ(s.total.total(), 3 * a.size() * sizeof(double));
     EXPECT_GE(calls.load(), 100);  // chunks of at most 1000 of 100,000 indices
     EXPECT_DOUBLE_EQ(a[99'999], 100'000.0);

@@ -17,9 +17,11 @@
 
 namespace {
 
-constexpr const char* all_vars[] = {"LOCUS_WORKERS",  "LOCUS_POLICY", "LOCUS_VICTIMS",
-                                    "LOCUS_TOPOLOGY", "LOCUS_PLACES", "LOCUS_CROSS_PLACE_STEALS",
-                                    "LOCUS_PIN",      "LOCUS_SLAW",   "LOCUS_SCHEDULER"};
+constexpr const char* all_vars[] = {
+    "LOCUS_WORKERS",    "LOCUS_POLICY",     "LOCUS_VICTIMS",
+    "LOCUS_TOPOLOGY",   "LOCUS_PLACES",     "LOCUS_CROSS_PLACE_STEALS",
+    "LOCUS_PIN",        "LOCUS_SLAW",       "LOCUS_SCHEDULER",
+    "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).
@@ -233,6 +235,42 @@ TEST(config_bool, both_variables_reject_bad_values) {
                                          "on, off (any case)");
     }
   }
+}
+
+TEST(config_accounting, line_bytes_and_homes_only_come_from_the_environment) {
+  env_guard g;
+  auto c = locus::config::from_env();
+  EXPECT_EQ(c.line_bytes, 64u);
+  EXPECT_FALSE(c.homes_only);
+  env_guard::set("LOCUS_LINE_BYTES", "1024");
+  env_guard::set("LOCUS_HOMES_ONLY", "on");
+  c = locus::config::from_env();
+  EXPECT_EQ(c.line_bytes, 1024u);
+  EXPECT_TRUE(c.homes_only);
+  for (const char* bad : {"100", "4", "8192", "64B", "-64", "0"}) {
+    env_guard::set("LOCUS_LINE_BYTES", bad);
+    EXPECT_EQ(error_of([] { (void)locus::config::from_env(); }),
+              std::string("LOCUS_LINE_BYTES=\"") + bad +
+                  "\" is not valid; expected a power of two from 8 to 4096 (bytes), e.g. 64");
+  }
+  env_guard::set("LOCUS_LINE_BYTES", "64");
+  env_guard::set("LOCUS_HOMES_ONLY", "maybe");
+  EXPECT_NE(error_of([] { (void)locus::config::from_env(); }).find("LOCUS_HOMES_ONLY=\"maybe\""),
+            std::string::npos);
+}
+
+// Set in code, a bad line size is refused when the runtime starts, naming the field.
+TEST(config_accounting, a_bad_line_bytes_in_code_names_the_field) {
+  env_guard g;
+  locus::config c;
+  c.workers = 1;
+  c.pin = false;
+  c.accounting = true;
+  c.line_bytes = 48;
+  EXPECT_NE(error_of([&] {
+              locus::runtime rt{c};
+            }).find("line_bytes=\"48\" is not valid; expected a power of two from 8 to 4096"),
+            std::string::npos);
 }
 
 TEST(config_slaw, accepts_any_subset) {

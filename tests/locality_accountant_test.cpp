@@ -74,7 +74,7 @@ TEST(LocalityAccountant, OneWorkerIsEverythingLocal) {
   EXPECT_EQ(s.total.same_core, 2 * b.bytes + 5000);
   EXPECT_EQ(s.total.placed(), s.total.same_core);
   EXPECT_EQ(s.total.unplaced, 0U);
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
   EXPECT_EQ(s.straggler_socket(), -1);
   EXPECT_EQ(s.per_worker[0], s.total);
   EXPECT_EQ(s.per_socket[0], s.total);
@@ -99,11 +99,11 @@ TEST_F(LocalityFourSockets, StaticPartitionFirstTouchedBySamePartitionIsAllLocal
   const auto s = acc.snapshot();
   EXPECT_EQ(s.total.same_core, 3 * b.bytes);
   EXPECT_EQ(s.total.remote, 0U);
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
   for (unsigned w = 0; w < 16; ++w)
     EXPECT_EQ(s.per_worker[w].same_core, 3 * b.bytes / 16) << w;
   for (unsigned sk = 0; sk < 4; ++sk)
-    EXPECT_DOUBLE_EQ(s.per_socket[sk].local_share(), 1.0);
+    EXPECT_DOUBLE_EQ(s.per_socket[sk].local_share().value_or(-1.0), 1.0);
   EXPECT_EQ(s.straggler_socket(), -1);
 }
 
@@ -118,7 +118,7 @@ TEST_F(LocalityFourSockets, NeighbourPartsAreSameL3) {
     acc.record(w, part(b.range(access::read), w ^ 1, 16));
   const auto s = acc.snapshot();
   EXPECT_EQ(s.total.same_l3, b.bytes);
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 1.0);
 }
 
 // Worker i reads the part of worker i + 4 (the next socket): nothing is local. Socket 2's
@@ -138,7 +138,7 @@ TEST_F(LocalityFourSockets, PartitionShiftedBySocketIsAllRemote) {
   const auto s = acc.snapshot();
   EXPECT_EQ(s.total.remote, 20 * part_bytes);
   EXPECT_EQ(s.total.local(), 0U);
-  EXPECT_DOUBLE_EQ(s.local_share(), 0.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 0.0);
   EXPECT_EQ(s.per_socket[0].remote, 4 * part_bytes);
   EXPECT_EQ(s.per_socket[2].remote, 8 * part_bytes);
   EXPECT_EQ(s.straggler_socket(), 2);
@@ -155,7 +155,7 @@ TEST_F(LocalityFourSockets, InterleavedMemoryIsOneQuarterLocal) {
   const auto s = acc.snapshot();
   EXPECT_EQ(s.total.same_socket, 2 * b.bytes / 4);
   EXPECT_EQ(s.total.remote, 2 * 3 * b.bytes / 4);
-  EXPECT_DOUBLE_EQ(s.local_share(), 0.25);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 0.25);
 }
 
 // On socket 1: its workers are local (same socket), the others remote.
@@ -167,9 +167,9 @@ TEST_F(LocalityFourSockets, OnSocketIsLocalToThatSocketOnly) {
   const auto s = acc.snapshot();
   EXPECT_EQ(s.total.same_socket, 4 * b.bytes);
   EXPECT_EQ(s.total.remote, 12 * b.bytes);
-  EXPECT_DOUBLE_EQ(s.local_share(), 0.25);
-  EXPECT_DOUBLE_EQ(s.per_socket[1].local_share(), 1.0);
-  EXPECT_DOUBLE_EQ(s.per_socket[0].local_share(), 0.0);
+  EXPECT_DOUBLE_EQ(s.local_share().value_or(-1.0), 0.25);
+  EXPECT_DOUBLE_EQ(s.per_socket[1].local_share().value_or(-1.0), 1.0);
+  EXPECT_DOUBLE_EQ(s.per_socket[0].local_share().value_or(-1.0), 0.0);
   EXPECT_EQ(s.straggler_socket(), 0);  // sockets 0, 2, 3 tie; the lowest wins
 }
 
@@ -183,8 +183,8 @@ TEST_F(LocalityFourSockets, OnNumaHomesAreNumaNodes) {
   EXPECT_EQ(s.per_worker[11].remote, b.bytes);
 }
 
-// Two NUMA nodes per socket: a node home of the worker's package (or a core of it) is
-// same_socket, whichever node; another package's node is remote.
+// Two NUMA nodes per socket: the worker's own node is same_numa, the other node of its package
+// (or a core of it) same_socket; another package's node is remote.
 TEST(LocalityAccountant, NodesOfTheOwnPackageAreSameSocket) {
   const topology topo = topology::from_spec("sockets=2,numa=2,cores=2");
   ASSERT_EQ(topo.cores()[2].numa, 1U);
@@ -200,7 +200,8 @@ TEST(LocalityAccountant, NodesOfTheOwnPackageAreSameSocket) {
   acc.record(0, t.range(access::read));
   const auto s = acc.snapshot();
   EXPECT_EQ(s.per_worker[0].same_socket, b.bytes + t.bytes);
-  EXPECT_EQ(s.per_worker[3].same_socket, b.bytes);
+  EXPECT_EQ(s.per_worker[3].same_numa, b.bytes);  // node 1 is worker 3's own
+  EXPECT_EQ(s.per_worker[3].same_socket, 0U);
   EXPECT_EQ(s.per_worker[3].same_core, t.bytes);
   EXPECT_EQ(s.per_worker[4].remote, b.bytes);
 }
@@ -213,7 +214,7 @@ TEST_F(LocalityFourSockets, ReadsOfUnplacedPagesAreUnplaced) {
   auto s = acc.snapshot();
   EXPECT_EQ(s.total.unplaced, b.bytes);
   EXPECT_EQ(s.total.placed(), 0U);
-  EXPECT_DOUBLE_EQ(s.local_share(), 1.0);  // nothing placed: nothing remote
+  EXPECT_FALSE(s.local_share().has_value());  // nothing placed: no data, not "all local"
   EXPECT_TRUE(acc.homes().home_of(b.data).is_none());
   // Worker 3 writes pages 1 and 2; worker 8 (another socket) reads half of page 0, all of
   // page 1 and half of page 2.
@@ -242,25 +243,31 @@ TEST_F(LocalityFourSockets, ExplicitTouchesOfPartialPagesCountTheirBytes) {
 // 1 MiB read twice by one worker fits an 8 MiB L3: 16384 misses, then 16384 hits, all on the
 // worker's socket. A 64 KiB L3 streams: every access misses.
 TEST_F(LocalityFourSockets, L3ModelCountsMissesPerSocket) {
-  accountant acc(topo, iota(16));
+  accountant acc(topo, iota(16), {.private_level = false});  // the L3 alone
   buffer b(1 << 20, topo, &acc.homes());
   acc.record(9, b.range(access::write));
   acc.record(9, b.range(access::read));
   auto s = acc.snapshot();
   ASSERT_TRUE(s.cache_modelled);
   EXPECT_EQ(s.line_bytes, 64U);
-  EXPECT_EQ(s.l3_per_socket[2].misses, 16384U);
-  EXPECT_EQ(s.l3_per_socket[2].hits, 16384U);
+  EXPECT_EQ(s.l3_per_socket[2].lines.misses, 16384U);
+  EXPECT_EQ(s.l3_per_socket[2].lines.hits, 16384U);
+  EXPECT_EQ(s.l3_per_socket[2].misses.same_core, 16384U);  // the worker's own pages
   EXPECT_EQ(s.l3_per_group[2], s.l3_per_socket[2]);
-  EXPECT_EQ(s.l3_per_socket[0].misses + s.l3_per_socket[0].hits, 0U);
+  EXPECT_EQ(s.l3_per_worker[9], s.l3_per_socket[2]);
+  EXPECT_EQ(s.l3_per_socket[0].lines.misses + s.l3_per_socket[0].lines.hits, 0U);
 
-  accountant small(topo, iota(16), {.cache_model = true, .line_bytes = 64, .l3_bytes = 64 << 10});
+  accountant small(
+      topo, iota(16),
+      {.cache_model = true, .line_bytes = 64, .l3_bytes = 64 << 10, .private_level = false});
   small.record(0, b.range(access::read));
   small.record(1, b.range(access::read));  // same L3 group: the second pass misses too
   s = small.snapshot();
-  EXPECT_EQ(s.l3_per_socket[0].misses, 2 * 16384U);
-  EXPECT_EQ(s.l3_per_socket[0].hits, 0U);
-  EXPECT_EQ(s.l3_per_socket[0].evictions, 2 * 16384U - 1024U);
+  EXPECT_EQ(s.l3_per_socket[0].lines.misses, 2 * 16384U);
+  EXPECT_EQ(s.l3_per_socket[0].lines.hits, 0U);
+  EXPECT_EQ(s.l3_per_socket[0].lines.evictions, 2 * 16384U - 1024U);
+  EXPECT_EQ(s.l3_per_worker[0].lines.misses, 16384U);  // each worker's own misses
+  EXPECT_EQ(s.l3_per_worker[1].lines.misses, 16384U);
 }
 
 TEST_F(LocalityFourSockets, CacheModelCanBeOff) {
@@ -269,8 +276,9 @@ TEST_F(LocalityFourSockets, CacheModelCanBeOff) {
   acc.record(0, b.range(access::write));
   const auto s = acc.snapshot();
   EXPECT_FALSE(s.cache_modelled);
-  EXPECT_EQ(s.l3_per_socket[0].misses, 0U);
-  EXPECT_NE(s.summary().find("L3 model off"), std::string::npos);
+  EXPECT_EQ(s.l3_per_socket[0].lines.misses, 0U);
+  EXPECT_EQ(s.private_total, locus::level_counts{});
+  EXPECT_NE(s.summary().find("cache model off (homes only)"), std::string::npos);
 }
 
 TEST_F(LocalityFourSockets, ResetRestartsCountsFromZero) {
@@ -280,11 +288,12 @@ TEST_F(LocalityFourSockets, ResetRestartsCountsFromZero) {
   acc.reset();
   auto s = acc.snapshot();
   EXPECT_EQ(s.total.total(), 0U);
-  EXPECT_EQ(s.l3_per_socket[0], locus::cache_counts{});
+  EXPECT_EQ(s.l3_per_socket[0], locus::level_counts{});
+  EXPECT_EQ(s.private_per_worker[2], locus::level_counts{});
   acc.record(2, b.data, 10, access::read);
   s = acc.snapshot();
   EXPECT_EQ(s.total.same_core, 10U);
-  EXPECT_EQ(s.l3_per_socket[0].hits, 1U);  // contents survive the reset
+  EXPECT_EQ(s.private_per_worker[2].lines.hits, 1U);  // contents survive the reset
 }
 
 TEST_F(LocalityFourSockets, ReportsNameEveryField) {
@@ -297,7 +306,7 @@ TEST_F(LocalityFourSockets, ReportsNameEveryField) {
   const std::string j = s.to_json();
   for (const char* key :
        {"\"local_share\":",
-        "\"bytes\":{\"same_core\":65536,\"same_l3\":0,\"same_socket\":0,"
+        "\"bytes\":{\"same_core\":65536,\"same_l3\":0,\"same_numa\":0,\"same_socket\":0,"
         "\"remote\":4096,\"unplaced\":0}",
         "\"l3_misses\":[", "\"l3_hits\":[", "\"straggler_socket\":0", "\"per_socket\":[{",
         "\"per_l3\":[", "\"per_worker\":[", "\"cache_model\":true", "\"line_bytes\":64"}) {
@@ -370,11 +379,11 @@ TEST_F(LocalityFourSockets, ConcurrentRecordsFromRealThreads) {
     EXPECT_EQ(s.per_worker[w].same_l3 + s.per_worker[w].same_socket, 0U) << w;
   }
   EXPECT_LE(s.total.remote, 4 * 3 * sweeps * quarter);
+  // Every line goes through a private model once; the L3s see only what those missed.
   const std::uint64_t lines = b.bytes / 64;
-  std::uint64_t accesses = 0;
-  for (const auto& c : s.l3_per_socket)
-    accesses += c.hits + c.misses;
-  EXPECT_EQ(accesses, 4 * (1 + 4 * sweeps) * lines / 4);
+  EXPECT_EQ(s.private_total.lines.hits + s.private_total.lines.misses,
+            4 * (1 + 4 * sweeps) * lines / 4);
+  EXPECT_EQ(s.l3_total.lines.hits + s.l3_total.lines.misses, s.private_total.lines.misses);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-# Fails unless README.md contains examples/fib.cpp verbatim (so the README's example is the
-# one the tests build and run).
+# Fails unless README.md contains each example it shows verbatim (so the README's examples are
+# the ones the tests build and run).
 file(READ ${SOURCE_DIR}/README.md readme)
-file(READ ${SOURCE_DIR}/examples/fib.cpp example)
-string(FIND "${readme}" "${example}" pos)
-if(pos EQUAL -1)
-  message(FATAL_ERROR "README.md does not show examples/fib.cpp verbatim")
-endif()
+foreach(name fib locality_homes)
+  file(READ ${SOURCE_DIR}/examples/${name}.cpp example)
+  string(FIND "${readme}" "${example}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "README.md does not show examples/${name}.cpp verbatim")
+  endif()
+endforeach()

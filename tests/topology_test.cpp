@@ -104,6 +104,12 @@ TEST(topology_spec, defaults_and_cache_sizes) {
   EXPECT_EQ(topology::from_spec("l3=2G").l3_bytes(), std::size_t{2} << 30);
   EXPECT_EQ(topology::from_spec("l1=100").l1d_bytes(), 100U);
   EXPECT_EQ(topology::from_spec("l1=100B").l1d_bytes(), 100U);
+
+  // l3ways: the locality model's L3 associativity; fully associative (0) unless given.
+  EXPECT_EQ(d.l3_ways(), 0U);
+  const auto w = topology::from_spec("sockets=2,l3=12MiB,l3ways=12");
+  EXPECT_EQ(w.l3_ways(), 12U);
+  EXPECT_NE(w.describe().find("(12 MiB, 12-way)"), std::string::npos) << w.describe();
 }
 
 TEST(topology_spec, full_hierarchy_distances_and_smt) {
@@ -154,6 +160,7 @@ TEST(topology_spec, rejects_bad_specs_naming_the_input) {
         bad_case{"smt=0", "smt must be a positive integer"},
         bad_case{"numa=4097", "numa must be a positive integer up to 4096"},
         bad_case{"l2=12TiB", "l2 must be a positive size"},
+        bad_case{"l3ways=0", "l3ways must be a positive integer up to 4096"},
         bad_case{"l1=0", "l1 must be a positive size"},
         bad_case{"l3=MiB", "l3 must be a positive size"},
         bad_case{"cores=2,cores=3", "given twice"}, bad_case{"sockets=2,,cores=2", "empty item"},

@@ -74,6 +74,11 @@ struct config {
   /// Tracing (locus/ext/tracing.hpp): a Chrome trace-event JSON file written when the runtime
   /// is destroyed (open it in ui.perfetto.dev or chrome://tracing). Empty: off, no cost.
   std::string trace;
+  /// The line of the accounting's cache models in bytes: a power of two from 8 to 4096.
+  /// Coarser lines cost less and model less (exact only for accesses of whole lines).
+  std::size_t line_bytes = 64;
+  /// Accounting without the cache models: bytes by distance to their homes only, no misses.
+  bool homes_only = false;
   slaw_params slaw{};
   /// The value from_env() read from LOCUS_PLACES into `places`, or empty. While `places` still
   /// holds it, errors raised when the runtime starts (N places but fewer workers) name
@@ -83,10 +88,10 @@ struct config {
   /// The input that errors about `places` name: "LOCUS_PLACES" or "places" (see above).
   [[nodiscard]] std::string_view places_input() const noexcept;
 
-  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_TRACE, LOCUS_WORKERS, LOCUS_POLICY,
-  /// LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and
-  /// LOCUS_SLAW over the defaults. Unset or empty variables keep the default; any other bad value
-  /// throws config_error.
+  /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_TRACE,
+  /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES,
+  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or empty
+  /// variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
 
@@ -110,6 +115,8 @@ struct config {
 void validate_slaw(const slaw_params& p, std::string_view what);
 /// A positive worker count (at most 4096).
 [[nodiscard]] unsigned parse_workers(std::string_view value, std::string_view what);
+/// A line size of the cache models: a power of two from 8 to 4096 (config::line_bytes).
+[[nodiscard]] std::size_t parse_line_bytes(std::string_view value, std::string_view what);
 /// "1" | "0" | "true" | "false" | "on" | "off", in any case.
 [[nodiscard]] bool parse_bool(std::string_view value, std::string_view what);
 /// Validates a places spec (see config::places) without a topology; throws config_error.

@@ -39,7 +39,9 @@ class topology {
   /// A virtual machine from a spec such as "sockets=4,cores=4,l3=6MiB". Keys (all optional):
   ///   sockets=N (default 1), numa=N per socket (1), l3groups=N per NUMA node (1),
   ///   cores=N per L3 group (default 2), smt=N threads per core (1),
-  ///   l3=SIZE per L3 group (8MiB), l2=SIZE per core (1MiB), l1=SIZE per core (32KiB).
+  ///   l3=SIZE per L3 group (8MiB), l2=SIZE per core (1MiB), l1=SIZE per core (32KiB),
+  ///   l3ways=N: the L3 is N-way set associative in the locality model (default: fully
+  ///   associative; the L2, the private level, is modelled fully associative).
   /// SIZE: an integer with an optional unit B, KiB, MiB, GiB (also K, M, G and KB, MB, GB; any
   /// case; all binary multiples, as cache sizes are quoted). Cores are mapped onto the
   /// processors that exist round-robin (oversubscribed if need be). Throws config_error naming
@@ -60,6 +62,9 @@ class topology {
   [[nodiscard]] std::size_t l3_bytes() const noexcept { return m_l3_bytes; }   ///< per L3 group
   [[nodiscard]] std::size_t l2_bytes() const noexcept { return m_l2_bytes; }   ///< per core
   [[nodiscard]] std::size_t l1d_bytes() const noexcept { return m_l1_bytes; }  ///< per core
+  /// Ways of the L3 in the locality model; 0: fully associative (the default, and always for a
+  /// discovered machine).
+  [[nodiscard]] unsigned l3_ways() const noexcept { return m_l3_ways; }
 
   /// Distance between cores a and b (indices into cores()); remote if either is out of range.
   [[nodiscard]] distance between(std::size_t a, std::size_t b) const noexcept;
@@ -71,6 +76,7 @@ class topology {
   std::vector<core_info> m_cores;
   unsigned m_packages = 0, m_numa = 0, m_l3 = 0, m_hw_threads = 0;
   std::size_t m_l3_bytes = 0, m_l2_bytes = 0, m_l1_bytes = 0;
+  unsigned m_l3_ways = 0;
   bool m_virtual = false;
   std::string m_note;  ///< e.g. why discovery fell back
 

@@ -116,7 +116,7 @@ std::uint32_t place_for(const edt_node& n) noexcept {
 void account_inputs(const edt_node& n) {
   for (std::uint32_t i = 0; i < n.nslots; ++i)
     if (const datablock* b = block_of(n, i); b != nullptr && b->size() != 0)
-      locus::touch(b->bytes().data(), b->size(), n.slots()[i].mode);
+      block_accessed(b->core());  // at the block's home: where() and the count agree
 }
 
 /// The locality accounting of a task about to run; an exception fails the graph.

@@ -1,4 +1,5 @@
-// cache_model.cpp — the LRU over blocks (see cache_model.hpp for what it models and costs).
+// cache_model.cpp — the model's front: geometry, totals, and the set associative engine (the
+// extent LRU is in extent_lru.cpp). See cache_model.hpp for what it models and costs.
 #include <locus/locality/cache_model.hpp>
 
 #include <algorithm>
@@ -7,136 +8,142 @@
 
 #include <locus/config.hpp>
 
+#include "cache_engines.hpp"
+
 namespace locus {
-namespace {
+namespace locality::detail {
 
-/// Blocks of one 4096-block chunk (256 KiB of 64-byte lines) go to consecutive slots, so a
-/// sweep walks the table in order instead of missing the host's cache on every probe; chunks
-/// are scattered (Fibonacci hashing of the chunk number), so large power-of-two strides do not
-/// pile up in one cluster.
-std::size_t hash_of(std::uint64_t tag) noexcept {
-  return static_cast<std::size_t>((tag * 0x9E3779B97F4A7C15ULL) >> 17);
-}
+set_lru::set_lru(std::uint64_t sets, unsigned ways)
+    : m_sets(sets), m_ways(ways), m_chunks((sets + k_chunk_sets - 1) / k_chunk_sets) {}
 
-}  // namespace
-
-cache_model::cache_model(std::size_t capacity_bytes, std::size_t line_bytes) {
-  if (line_bytes == 0 || !std::has_single_bit(line_bytes)) {
-    throw make_config_error("cache_model line_bytes", std::to_string(line_bytes),
-                            "a power of two, e.g. 64");
+bool set_lru::access_line(std::uint64_t line, cache_counts& c) {
+  const std::uint64_t set = line % m_sets;
+  chunk& ch = m_chunks[set / k_chunk_sets];
+  if (!ch.lines) {  // first touch of this chunk of sets
+    ch.lines = std::make_unique<std::uint64_t[]>(k_chunk_sets * m_ways);
+    ch.count = std::make_unique<std::uint32_t[]>(k_chunk_sets);
+    ++m_chunks_made;
   }
-  m_shift = static_cast<unsigned>(std::countr_zero(line_bytes));
-  m_capacity = capacity_bytes >> m_shift;
-  if (m_capacity > (std::size_t{1} << 31)) {
-    throw make_config_error("cache_model capacity_bytes", std::to_string(capacity_bytes),
-                            "at most 2^31 blocks of line_bytes",
-                            "too many blocks; use a larger line_bytes");
-  }
-  m_node.resize(m_capacity);
-  const std::size_t table = std::bit_ceil(std::max<std::size_t>(2 * m_capacity, 2));
-  m_table.assign(table, k_nil);
-  m_mask = table - 1;
-}
-
-std::size_t cache_model::probe(std::uint64_t tag) const noexcept {
-  std::size_t s = hash_of(tag) & m_mask;
-  // Terminates: the table is at most half full, so an empty slot exists.
-  while (m_table[s] != k_nil && m_node[m_table[s]].tag != tag)
-    s = (s + 1) & m_mask;
-  return s;
-}
-
-void cache_model::erase_from_table(std::size_t slot) noexcept {
-  // Backward-shift deletion keeps every key reachable from its home slot without tombstones:
-  // move a later key of the cluster into the hole when the hole lies on its probe path.
-  std::size_t hole = slot;
-  std::size_t s = (slot + 1) & m_mask;
-  while (m_table[s] != k_nil) {
-    const std::size_t home = hash_of(m_node[m_table[s]].tag) & m_mask;
-    // Distance from home to s and from home to the hole, cyclically.
-    if (((s - home) & m_mask) >= ((s - hole) & m_mask)) {
-      m_table[hole] = m_table[s];
-      hole = s;
-    }
-    s = (s + 1) & m_mask;
-  }
-  m_table[hole] = k_nil;
-}
-
-void cache_model::unlink(std::uint32_t n) noexcept {
-  if (m_node[n].prev != k_nil)
-    m_node[m_node[n].prev].next = m_node[n].next;
-  else
-    m_head = m_node[n].next;
-  if (m_node[n].next != k_nil)
-    m_node[m_node[n].next].prev = m_node[n].prev;
-  else
-    m_tail = m_node[n].prev;
-  m_node[n].prev = m_node[n].next = k_nil;
-}
-
-void cache_model::push_front(std::uint32_t n) noexcept {
-  m_node[n].prev = k_nil;
-  m_node[n].next = m_head;
-  if (m_head != k_nil) m_node[m_head].prev = n;
-  m_head = n;
-  if (m_tail == k_nil) m_tail = n;
-}
-
-bool cache_model::access_block(std::uintptr_t address) noexcept {
-  const std::uint64_t tag = static_cast<std::uint64_t>(address) >> m_shift;
-  if (m_capacity == 0) {
-    ++m_totals.misses;
-    return false;
-  }
-  std::size_t slot = probe(tag);
-  if (m_table[slot] != k_nil) {
-    const std::uint32_t n = m_table[slot];
-    ++m_totals.hits;
-    if (n != m_head) {
-      unlink(n);
-      push_front(n);
-    }
+  std::uint64_t* way = ch.lines.get() + (set % k_chunk_sets) * m_ways;  // most recent first
+  std::uint32_t& held = ch.count[set % k_chunk_sets];
+  for (std::uint32_t i = 0; i < held; ++i) {
+    if (way[i] != line) continue;
+    std::copy_backward(way, way + i, way + i + 1);
+    way[0] = line;
+    ++c.hits;
     return true;
   }
-  ++m_totals.misses;
-  std::uint32_t n;
-  if (m_size < m_capacity) {
-    n = static_cast<std::uint32_t>(m_size++);
+  ++c.misses;
+  if (held == m_ways) {
+    ++c.evictions;  // the least recent way drops off the end
   } else {
-    n = m_tail;
-    ++m_totals.evictions;
-    erase_from_table(probe(m_node[n].tag));
-    unlink(n);
-    slot = probe(tag);  // the deletion may have moved the empty slot the miss found
+    ++held;
+    ++m_size;
   }
-  m_node[n].tag = tag;
-  m_table[slot] = n;
-  push_front(n);
+  std::copy_backward(way, way + held - 1, way + held);
+  way[0] = line;
   return false;
 }
 
-cache_counts cache_model::access(const void* p, std::size_t bytes) noexcept {
+void set_lru::access(std::uint64_t first, std::uint64_t n, cache_counts& c,
+                     cache_model::miss_sink sink, void* context) {
+  std::uint64_t miss_first = 0, miss_lines = 0;
+  for (std::uint64_t line = first; line < first + n; ++line) {
+    if (access_line(line, c) || sink == nullptr) continue;
+    if (miss_lines != 0 && miss_first + miss_lines != line) {
+      sink(context, miss_first, miss_lines);
+      miss_lines = 0;
+    }
+    if (miss_lines == 0) miss_first = line;
+    ++miss_lines;
+  }
+  if (sink != nullptr && miss_lines != 0) sink(context, miss_first, miss_lines);
+}
+
+bool set_lru::contains(std::uint64_t line) const noexcept {
+  const std::uint64_t set = line % m_sets;
+  const chunk& ch = m_chunks[set / k_chunk_sets];
+  if (!ch.lines) return false;
+  const std::uint64_t* way = ch.lines.get() + (set % k_chunk_sets) * m_ways;
+  return std::find(way, way + ch.count[set % k_chunk_sets], line) !=
+         way + ch.count[set % k_chunk_sets];
+}
+
+std::size_t set_lru::memory_bytes() const noexcept {
+  return m_chunks.capacity() * sizeof(chunk) +
+         m_chunks_made * k_chunk_sets * (m_ways * sizeof(std::uint64_t) + sizeof(std::uint32_t));
+}
+
+void set_lru::flush() noexcept {
+  for (chunk& ch : m_chunks)
+    ch = chunk{};
+  m_chunks_made = 0;
+  m_size = 0;
+}
+
+}  // namespace locality::detail
+
+cache_model::cache_model(std::size_t capacity_bytes, std::size_t line_bytes, unsigned ways)
+    : m_ways(ways) {
+  if (line_bytes == 0 || !std::has_single_bit(line_bytes)) {
+    throw make_config_error("line_bytes", std::to_string(line_bytes),
+                            "a power of two, e.g. 64 (the line of the cache model)");
+  }
+  m_shift = static_cast<unsigned>(std::countr_zero(line_bytes));
+  const std::uint64_t lines = capacity_bytes >> m_shift;
+  if (ways == 0) {
+    m_capacity = lines;
+    if (m_capacity != 0) m_engine = std::make_unique<locality::detail::extent_lru>(m_capacity);
+  } else {
+    const std::uint64_t sets = lines / ways;
+    m_capacity = sets * ways;
+    if (sets != 0) m_engine = std::make_unique<locality::detail::set_lru>(sets, ways);
+  }
+}
+
+cache_model::cache_model(cache_model&&) noexcept = default;
+cache_model& cache_model::operator=(cache_model&&) noexcept = default;
+cache_model::~cache_model() = default;
+
+cache_counts cache_model::access_lines(std::uint64_t first, std::uint64_t lines, miss_sink sink,
+                                       void* context) {
+  cache_counts c;
+  if (lines == 0) return c;
+  if (m_engine == nullptr) {  // no capacity: every line misses
+    c.misses = lines;
+    if (sink != nullptr) sink(context, first, lines);
+  } else {
+    m_engine->access(first, lines, c, sink, context);
+  }
+  m_totals += c;
+  return c;
+}
+
+cache_counts cache_model::access(const void* p, std::size_t bytes) {
   if (bytes == 0) return {};
-  const cache_counts before = m_totals;
   const auto first = reinterpret_cast<std::uintptr_t>(p) >> m_shift;
   const auto last = (reinterpret_cast<std::uintptr_t>(p) + (bytes - 1)) >> m_shift;
-  for (std::uintptr_t block = first; block <= last; ++block)
-    access_block(block << m_shift);
-  return {m_totals.hits - before.hits, m_totals.misses - before.misses,
-          m_totals.evictions - before.evictions};
+  return access_lines(first, last - first + 1);
+}
+
+bool cache_model::access_block(std::uintptr_t address) {
+  return access_lines(address >> m_shift, 1).hits == 1;
+}
+
+std::size_t cache_model::resident_lines() const noexcept {
+  return m_engine != nullptr ? m_engine->resident() : 0;
+}
+
+std::size_t cache_model::memory_bytes() const noexcept {
+  return m_engine != nullptr ? m_engine->memory_bytes() : 0;
 }
 
 bool cache_model::contains(std::uintptr_t address) const noexcept {
-  if (m_capacity == 0) return false;
-  return m_table[probe(static_cast<std::uint64_t>(address) >> m_shift)] != k_nil;
+  return m_engine != nullptr && m_engine->contains(address >> m_shift);
 }
 
 void cache_model::flush() noexcept {
-  std::fill(m_table.begin(), m_table.end(), k_nil);
-  std::fill(m_node.begin(), m_node.end(), node{});
-  m_head = m_tail = k_nil;
-  m_size = 0;
+  if (m_engine != nullptr) m_engine->flush();
 }
 
 }  // namespace locus

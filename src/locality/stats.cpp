@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -49,6 +50,12 @@ class json_writer {
   void value(std::uint64_t v) { separate(), m_out += std::to_string(v); }
   void value(int v) { separate(), m_out += std::to_string(v); }
   void value(bool v) { separate(), m_out += v ? "true" : "false"; }
+  void value(std::optional<double> v) {
+    if (v)
+      value(*v);
+    else
+      separate(), m_out += "null";
+  }
   void value(double v) {
     separate();
     char buf[32];
@@ -71,14 +78,29 @@ class json_writer {
   bool m_first = true;
 };
 
-void write_bytes(json_writer& w, const locality_bytes& b) {
-  w.key("bytes");
+void write_distances(json_writer& w, std::string_view k, const distance_counts& b) {
+  w.key(k);
   w.open('{');
   w.field("same_core", b.same_core);
   w.field("same_l3", b.same_l3);
+  w.field("same_numa", b.same_numa);
   w.field("same_socket", b.same_socket);
   w.field("remote", b.remote);
   w.field("unplaced", b.unplaced);
+  w.close('}');
+}
+
+void write_bytes(json_writer& w, const locality_bytes& b) {
+  write_distances(w, "bytes", b);
+}
+
+void write_level(json_writer& w, std::string_view k, const level_counts& c) {
+  w.key(k);
+  w.open('{');
+  w.field("hits", c.lines.hits);
+  w.field("misses", c.lines.misses);
+  w.field("evictions", c.lines.evictions);
+  write_distances(w, "misses_by_distance", c.misses);
   w.close('}');
 }
 
@@ -93,14 +115,16 @@ void write_array(json_writer& w, std::string_view k, std::size_t n, F&& each) {
 
 }  // namespace
 
-double locality_bytes::local_share() const noexcept {
+std::optional<double> distance_counts::local_share() const noexcept {
   const std::uint64_t all = placed();
-  return all == 0 ? 1.0 : static_cast<double>(local()) / static_cast<double>(all);
+  if (all == 0) return std::nullopt;
+  return static_cast<double>(local()) / static_cast<double>(all);
 }
 
-locality_bytes& locality_bytes::operator+=(const locality_bytes& o) noexcept {
+distance_counts& distance_counts::operator+=(const distance_counts& o) noexcept {
   same_core += o.same_core;
   same_l3 += o.same_l3;
+  same_numa += o.same_numa;
   same_socket += o.same_socket;
   remote += o.remote;
   unplaced += o.unplaced;
@@ -121,22 +145,27 @@ int locality_stats::straggler_socket() const noexcept {
 
 std::string locality_stats::summary() const {
   const std::uint64_t placed = total.placed();
-  std::string s = "locality: " + percent(total.local(), placed) + " local of " + size_text(placed) +
-                  " (core " + percent(total.same_core, placed) + ", l3 " +
-                  percent(total.same_l3, placed) + ", socket " +
-                  percent(total.same_socket, placed) + ", remote " + percent(total.remote, placed) +
-                  "), " + size_text(total.unplaced) + " unplaced";
+  std::string s = "locality: ";
+  if (placed == 0) {
+    s += "no data (nothing placed was accessed)";
+  } else {
+    s += percent(total.local(), placed) + " local of " + size_text(placed) + " (core " +
+         percent(total.same_core, placed) + ", l3 " + percent(total.same_l3, placed);
+    if (total.same_numa != 0) s += ", numa " + percent(total.same_numa, placed);
+    s += ", socket " + percent(total.same_socket, placed) + ", remote " +
+         percent(total.remote, placed) + ")";
+  }
+  s += ", " + size_text(total.unplaced) + " unplaced";
   const int straggler = straggler_socket();
   s += straggler < 0 ? ", no straggler socket" : ", straggler socket " + std::to_string(straggler);
-  if (cache_modelled) {
-    cache_counts all;
-    for (const auto& c : l3_per_socket)
-      all += c;
-    s += "; L3 model: " + std::to_string(all.misses) + " misses, " + std::to_string(all.hits) +
-         " hits of " + std::to_string(line_bytes) + " B lines";
-  } else {
-    s += "; L3 model off";
-  }
+  if (!cache_modelled) return s + "; cache model off (homes only)";
+  const auto level = [&](const level_counts& c) {
+    return std::to_string(c.lines.misses) + " misses (" + std::to_string(c.misses.remote) +
+           " remote), " + std::to_string(c.lines.hits) + " hits";
+  };
+  if (private_bytes != 0) s += "; private model: " + level(private_total);
+  s += "; L3 model: " + level(l3_total) + " of " + std::to_string(line_bytes) + " B lines";
+  if (l3_ways != 0) s += ", " + std::to_string(l3_ways) + "-way";
   return s;
 }
 
@@ -148,29 +177,37 @@ std::string locality_stats::to_json() const {
   w.field("straggler_socket", straggler_socket());
   w.field("cache_model", cache_modelled);
   w.field("line_bytes", static_cast<std::uint64_t>(line_bytes));
+  w.field("l3_ways", static_cast<std::uint64_t>(l3_ways));
+  w.field("private_bytes", static_cast<std::uint64_t>(private_bytes));
+  write_level(w, "l3", l3_total);
+  write_level(w, "private", private_total);
   // A plain pair, not a structured binding: clang 14 cannot capture those in a lambda.
   for (const auto& column :
        {std::pair{"l3_hits", &cache_counts::hits}, std::pair{"l3_misses", &cache_counts::misses},
         std::pair{"l3_evictions", &cache_counts::evictions}}) {
     write_array(w, column.first, l3_per_socket.size(),
-                [&](std::size_t i) { w.value(l3_per_socket[i].*column.second); });
+                [&](std::size_t i) { w.value(l3_per_socket[i].lines.*column.second); });
   }
   write_array(w, "per_socket", per_socket.size(), [&](std::size_t i) {
     w.open('{');
     w.field("socket", static_cast<std::uint64_t>(i));
     w.field("local_share", per_socket[i].local_share());
     write_bytes(w, per_socket[i]);
-    const cache_counts c = i < l3_per_socket.size() ? l3_per_socket[i] : cache_counts{};
-    w.field("l3_hits", c.hits);
-    w.field("l3_misses", c.misses);
+    const level_counts l3 = i < l3_per_socket.size() ? l3_per_socket[i] : level_counts{};
+    w.field("l3_hits", l3.lines.hits);
+    w.field("l3_misses", l3.lines.misses);
+    write_level(w, "l3", l3);
+    write_level(w, "private",
+                i < private_per_socket.size() ? private_per_socket[i] : level_counts{});
     w.close('}');
   });
   write_array(w, "per_l3", l3_per_group.size(), [&](std::size_t i) {
     w.open('{');
     w.field("group", static_cast<std::uint64_t>(i));
-    w.field("hits", l3_per_group[i].hits);
-    w.field("misses", l3_per_group[i].misses);
-    w.field("evictions", l3_per_group[i].evictions);
+    w.field("hits", l3_per_group[i].lines.hits);
+    w.field("misses", l3_per_group[i].lines.misses);
+    w.field("evictions", l3_per_group[i].lines.evictions);
+    write_distances(w, "misses_by_distance", l3_per_group[i].misses);
     w.close('}');
   });
   write_array(w, "per_worker", per_worker.size(), [&](std::size_t i) {
@@ -178,6 +215,9 @@ std::string locality_stats::to_json() const {
     w.field("worker", static_cast<std::uint64_t>(i));
     w.field("local_share", per_worker[i].local_share());
     write_bytes(w, per_worker[i]);
+    write_level(w, "l3", i < l3_per_worker.size() ? l3_per_worker[i] : level_counts{});
+    write_level(w, "private",
+                i < private_per_worker.size() ? private_per_worker[i] : level_counts{});
     w.close('}');
   });
   w.close('}');

@@ -98,7 +98,9 @@ requires(std::invocable<const F&, detail::common_index_t<I, J>, detail::common_i
   const Index lo = detail::to_index<Index>(first, "parallel_for", "first");
   const Index hi = detail::to_index<Index>(last, "parallel_for", "last");
   if (lo < hi) {
-    co_await detail::parallel_for_range(lo, hi, detail::chunk_grain<Index>(grain), &body, &data);
+    // The data map replaces any share of an enclosing task's data (each byte counted once).
+    co_await detail::without_data(
+        detail::parallel_for_range(lo, hi, detail::chunk_grain<Index>(grain), &body, &data));
   }
 }
 

@@ -3,8 +3,12 @@
 // A datablock is a reference-counted, 64-byte aligned, zeroed block of bytes. Its home (the
 // core, in the locality sense of locus/locality/home_map.hpp) is set when it is created (the
 // creating worker's core) and updated when a data-driven task that declared a write dependence
-// on it acquires it for writing. When the runtime keeps a home map (config::accounting), the
-// block's pages are placed there too, so locality accounting and data-aware placement agree.
+// on it acquires it for writing. Locality accounting counts a task's accesses to its blocks by
+// the block's home, where() (so the two agree in every case, even for blocks that share a
+// page). When the runtime keeps a home map (config::accounting), a created block is
+// page-aligned and owns whole pages, which are placed there too (so touch() of its bytes
+// agrees as well), and cleared when the block is freed; a wrapped block places and clears only
+// the pages that lie wholly inside it (the pages it shares keep their own homes).
 //
 // Datablocks travel on events (event<datablock>); a task declares the access mode on the
 // dependence (graph::add_dependence(..., access::write)) and reaches the bytes through its
@@ -28,14 +32,19 @@ struct block_core {
   std::atomic<std::uint32_t> home_bits{0};  ///< a locus::home; relaxed (a hint, publishes nothing)
   std::size_t bytes = 0;
   void* data = nullptr;
-  void* rt = nullptr;  ///< the runtime (ext::core_ref::raw) whose home map holds the pages
-  bool owns = true;    ///< false for datablock::wrap: the bytes are the caller's
+  void* rt = nullptr;        ///< the runtime (ext::core_ref::raw) whose home map holds the pages, or null
+  bool owns = true;          ///< false for datablock::wrap: the bytes are the caller's
+  std::size_t align = 64;    ///< of `data` (owned blocks): a page when `rt` keeps a home map
+  std::size_t capacity = 0;  ///< bytes allocated (owned blocks): `bytes` rounded up to `align`
 };
 block_core* block_create(std::size_t bytes);
 block_core* block_wrap(void* data, std::size_t bytes);
 void block_destroy(block_core* b) noexcept;
 /// The block is about to be written by the calling worker: its home becomes that worker's core.
 void block_written(block_core* b) noexcept;
+/// A task on the calling worker accesses the whole block: counted by the locality accounting
+/// (if on) at the block's home, where(). The graph calls it for each datablock input.
+void block_accessed(const block_core* b);
 }  // namespace detail
 
 class datablock {

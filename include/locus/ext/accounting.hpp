@@ -22,9 +22,11 @@ struct accountant_deleter {
 };
 using accountant_ptr = std::unique_ptr<accountant, accountant_deleter>;
 
-/// An accountant for workers on `core_of` (per worker, its core's index) of `topo`.
+/// An accountant for workers on `core_of` (per worker, its core's index) of `topo`, with cache
+/// models of `line_bytes` lines, or none (`cache_model` false: bytes by distance only).
 [[nodiscard]] accountant_ptr make_accountant(const topology& topo,
-                                             const std::vector<std::size_t>& core_of);
+                                             const std::vector<std::size_t>& core_of,
+                                             std::size_t line_bytes, bool cache_model);
 [[nodiscard]] locality_stats accountant_snapshot(const accountant& a);
 void accountant_reset(accountant& a);
 
