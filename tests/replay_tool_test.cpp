@@ -92,6 +92,22 @@ TEST(ReplayTool, AStrictTreeIsReportedStrict) {
   fs::remove(f);
 }
 
+// A trace of fib kept in the fuzz corpus (4 workers, cilk: its node 3 is a continuation two
+// levels below its parent's phase): main's tool refused it with every command.
+TEST(ReplayTool, ReadsTheKeptTraceOfFib) {
+  const std::string f = std::string(LOCUS_STEAL_TREE_CORPUS) + "/traced-fib-calls.st";
+  const fs::path out = temp("kept-out.st");
+  const result info = tool({"info", f});
+  EXPECT_EQ(info.status, 0) << info.err;
+  EXPECT_TRUE(contains(info.out, "7 nodes (6 steals), 4 workers")) << info.out;
+  EXPECT_TRUE(contains(info.out, "validity rule: with-calls")) << info.out;
+  EXPECT_EQ(tool({"dot", f, "-o", "-"}).status, 0);
+  EXPECT_EQ(tool({"prune", f, "50", "-o", out.string()}).status, 0);
+  EXPECT_EQ(tool({"remap", f, "2", "-o", out.string()}).status, 0);
+  EXPECT_EQ(tool({"info", f, "--rule", "strict"}).status, 1);
+  fs::remove(out);
+}
+
 // Every tree a traced fib writes (it spawns and calls) is read by every command.
 TEST(ReplayTool, ReadsTracesOfFib) {
   locus::config c = replay_test::cfg(4);
