@@ -67,7 +67,7 @@ struct graph_service {
   std::map<std::pair<std::uint64_t, std::uint64_t>, export_rec> exports;
   std::map<std::uint64_t, std::int64_t> imports_pending;  ///< per epoch
   std::map<std::uint64_t, bool> fencing;                  ///< epoch -> its fence started here
-  std::map<std::uint64_t, fence_op*> deferred;            ///< fences waiting for imports
+  std::map<std::uint64_t, op*> deferred;                  ///< fences waiting for imports
   void send_value(engine& e, export_rec& r, std::uint64_t key, int dest);
   void on_request(engine& e, int src, const request_msg& m);
   void import_done(engine& e, std::uint64_t epoch);
@@ -134,6 +134,16 @@ struct request_recv final : op {
 graph_service& service(engine& e) {
   if (!e.graphs) {
     e.graphs = std::make_shared<graph_service>();
+    // On a fault the fences held back for imports fail (the engine fails the active ones).
+    // Registered here, on the communication worker, so the hook runs on it even if the fault
+    // is known already: the service is the worker's alone.
+    e.add_fault_hook([&e](const std::string& msg, int origin) {
+      for (auto& [epoch, f] : e.graphs->deferred) {
+        f->fail(e, msg, origin);
+        delete f;
+      }
+      e.graphs->deferred.clear();
+    });
     auto* r = new request_recv();
     if (r->start(e) == MPI_SUCCESS) {
       e.activate(r);
@@ -329,7 +339,7 @@ void graph_service::import_done(engine& e, std::uint64_t epoch) {
   if (--imports_pending[epoch] > 0) return;
   auto it = deferred.find(epoch);
   if (it == deferred.end()) return;
-  fence_op* f = it->second;
+  op* f = it->second;
   deferred.erase(it);
   if (const int err = MPI_Ibarrier(e.graph_req_comm(), &f->req); err != MPI_SUCCESS) {
     f->fail(e, where(e) + ": fence: " + mpi_error_text(err), e.rank());
@@ -353,18 +363,11 @@ dist_state* dist_create(context& ctx, locus::dataflow::graph& g) {
   s->epoch = g_epochs.fetch_add(1, std::memory_order_relaxed);
   // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
   // error makes wait() return once nothing else runs (tasks waiting for values are not waited
-  // for after a failure, graph.hpp). Deferred fences of this rank fail with it.
-  s->hook = s->e->add_fault_hook([&g, s](const std::string& msg, int origin) {
+  // for after a failure, graph.hpp).
+  // Called on the communication worker, or here at once if the fault is known already: it
+  // only creates a task, which any thread may do.
+  s->hook = s->e->add_fault_hook([&g](const std::string& msg, int origin) {
     (void)g.task(0, [msg, origin] { throw error(msg, origin); });
-    if (s->e->graphs) {
-      auto& d = s->e->graphs->deferred;
-      auto it = d.find(s->epoch);
-      if (it != d.end()) {
-        it->second->fail(*s->e, msg, origin);
-        delete it->second;
-        d.erase(it);
-      }
-    }
   });
   return s;
 }

@@ -152,4 +152,22 @@ TEST(MpiOps, AnIdleCommunicationWorkerSleeps) {
   EXPECT_GT(after.sleeps, before.sleeps);
 }
 
+// A request pending for long does not make the worker spin: it backs off to sleeps of
+// options::max_sleep (500 us), so about 400 polls in 200 ms, where a spinning poller makes
+// hundreds of thousands.
+TEST(MpiOps, APendingRequestBacksOffInsteadOfSpinning) {
+  const int rank = ctx().rank();
+  int in = 0, out = 5;
+  auto r = mpi::irecv(std::span(&in, 1), rank, 77);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto before = ctx().stats();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto after = ctx().stats();
+  mpi::isend(std::span(&out, 1), rank, 77).wait();
+  r.wait();
+  EXPECT_EQ(in, 5);
+  EXPECT_LT(after.polls - before.polls, 5000u);
+  EXPECT_GT(after.sleeps - before.sleeps, 10u);  // it slept in many short steps, not once
+}
+
 }  // namespace
