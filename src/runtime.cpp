@@ -84,10 +84,10 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
     throw config_error("workers=" + std::to_string(n) + " is not valid; expected 1..4096");
   rt.cfg = std::move(cfg);
 
-  std::vector<std::size_t> core_of(n);
-  for (unsigned i = 0; i < n; ++i)
-    core_of[i] = i % rt.topo.num_cores();
-  rt.core_of = core_of;
+  const worker_binding binding = bind_workers(rt.topo, n, rt.cfg.bind);  // config::bind
+  const std::vector<std::size_t>& core_of = binding.core;
+  rt.core_of = binding.core;
+  rt.cpu_of = binding.os_cpu;
   if (rt.cfg.accounting) rt.acct = std::make_unique<accountant>(rt.topo, core_of);
   const std::vector<unsigned> place_of =
       assign_places(rt.topo, core_of, rt.cfg.places, rt.cfg.places_input());
@@ -116,9 +116,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   }
   try {
     for (unsigned i = 0; i < n; ++i) {
-      const unsigned cpu = rt.topo.cores()[core_of[i]].os_cpu;
-      rt.threads.emplace_back(detail::worker_main, std::ref(rt), std::ref(*rt.workers[i]), cpu,
-                              rt.cfg.pin);
+      rt.threads.emplace_back(detail::worker_main, std::ref(rt), std::ref(*rt.workers[i]),
+                              binding.os_cpu[i], rt.cfg.pin);
     }
   } catch (...) {
     rt.stopping.store(true, std::memory_order_release);
@@ -148,6 +147,8 @@ runtime_stats runtime::stats() const {
     worker_stats ws = w->stats().snapshot();
     ws.peak_stack_bytes = w->stack().peak_bytes();
     ws.place = w->place();
+    ws.core = m_state->core_of[w->index()];
+    ws.socket = m_state->topo.cores()[ws.core].package;
     s.workers.push_back(ws);
   }
   return s;
@@ -175,6 +176,19 @@ unsigned runtime::num_places() const noexcept {
 }
 unsigned runtime::place_of(unsigned w) const {
   return m_state->workers.at(w)->place();
+}
+std::size_t runtime::core_of(unsigned w) const {
+  return m_state->core_of.at(w);
+}
+std::string runtime::describe() const {
+  const runtime_state& rt = *m_state;
+  std::vector<unsigned> place_of;
+  for (const auto& w : rt.workers)
+    place_of.push_back(w->place());
+  return rt.topo.describe() + "\n" + std::to_string(rt.workers.size()) + " workers, bind " +
+         std::string(to_string(rt.cfg.bind)) + ", " + std::to_string(rt.places.size()) +
+         (rt.places.size() == 1 ? " place" : " places") + " (places " + rt.cfg.places + ")\n" +
+         describe_workers(rt.topo, worker_binding{rt.core_of, rt.cpu_of}, place_of);
 }
 const topology& runtime::topo() const noexcept {
   return m_state->topo;
