@@ -60,6 +60,7 @@ worker_binding bind_workers(const topology& topo, std::size_t workers, bind_poli
   b.os_cpu.reserve(workers);
   if (topo.is_virtual()) {
     std::vector<unsigned> cpus;
+    cpus.reserve(cores.size());
     for (const core_info& ci : cores)
       cpus.push_back(ci.os_cpu);
     std::sort(cpus.begin(), cpus.end());

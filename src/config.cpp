@@ -39,7 +39,9 @@ constexpr std::string_view slaw_forms =
 constexpr std::string_view positive_forms = "a positive integer below 2^32";
 
 std::optional<std::string> read_env(const char* name) {
-  const char* v = std::getenv(name);
+  // getenv races only with a concurrent setenv; from_env() reads the environment the program
+  // set up, like every library that takes LOCUS_*-style settings.
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
   if (v == nullptr || *v == '\0') return std::nullopt;
   return std::string(v);
 }
