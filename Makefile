@@ -8,7 +8,7 @@ APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtes
                 libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin
 
 .PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer \
-        fuzz fuzz-build fuzz-ci faults format format-check clean
+        fuzz fuzz-build fuzz-ci faults format format-check tidy clean
 
 # Install what a fresh machine lacks (only as root; otherwise say what is missing).
 deps:
@@ -130,6 +130,25 @@ format:
 	clang-format -i $(FORMAT_FILES)
 format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
+
+# clang-tidy (.clang-tidy) over src/*.cpp and the include/locus and src headers they include,
+# on the release build's compile_commands.json, $(JOBS) files at a time, stopped after
+# TIDY_SECONDS. Prints each finding once and their count; fails if there is any (or on
+# timeout). TIDY_FILES narrows it, e.g. make tidy TIDY_FILES="src/stats.cpp src/binding.cpp".
+TIDY ?= $(shell command -v clang-tidy || command -v clang-tidy-14)
+TIDY_SECONDS ?= 1200
+TIDY_FILES ?= $(shell git ls-files 'src/*.cpp')
+tidy:
+	@test -n "$(TIDY)" || { echo "clang-tidy not found (Debian: apt-get install clang-tidy)"; exit 1; }
+	@test -f build/release/compile_commands.json || cmake --preset release >/dev/null
+	@mkdir -p build
+	@status=0; timeout $(TIDY_SECONDS) sh -c 'printf "%s\n" $(TIDY_FILES) | \
+	  xargs -P $(JOBS) -n 1 $(TIDY) -p build/release --quiet' >build/tidy.log 2>&1 || status=$$?; \
+	grep -E '^[^ ].*: (warning|error): ' build/tidy.log | sort -u >build/tidy-findings.txt; \
+	cat build/tidy-findings.txt; \
+	n=$$(wc -l <build/tidy-findings.txt); echo "tidy: $$n findings (full output: build/tidy.log)"; \
+	if [ $$status = 124 ]; then echo "tidy: stopped after $(TIDY_SECONDS) s"; exit 1; fi; \
+	[ $$n = 0 ]
 
 clean:
 	rm -rf build

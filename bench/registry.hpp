@@ -6,9 +6,12 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <locus/detail/enum_names.hpp>
 
 #include "kernel.hpp"
 
@@ -88,6 +91,9 @@ struct kernel_info {
 [[nodiscard]] bool runtime_built(runtime_kind rt) noexcept;
 
 /// "serial", "locus", "tbb", "omp", "omp-tasks", "starpu", "blas".
+/// The runtimes' names (locus/detail/enum_names.hpp): what to_string prints.
+[[nodiscard]] std::span<const locus::detail::enum_name<runtime_kind>> names_of(
+    runtime_kind) noexcept;
 [[nodiscard]] std::string_view to_string(runtime_kind rt) noexcept;
 
 }  // namespace bench

@@ -13,19 +13,20 @@
 #include <string>
 #include <utility>
 
+#include <locus/detail/strings.hpp>
 #include <locus/topology.hpp>
 
 namespace locus {
 
 namespace {
 
+using detail::iequals;
+using detail::lowercase;
+using detail::parse_uint;
+using detail::trim;
+
 constexpr unsigned max_workers = 4096;
 
-// Keywords are accepted in any case; the forms say so, so that a message lists every spelling.
-constexpr std::string_view policy_forms =
-    "one of: work-first, help-first, adaptive (any case; also work_first, help_first)";
-constexpr std::string_view scheduler_forms = "one of: slaw, cilk (any case)";
-constexpr std::string_view victim_forms = "one of: random, hierarchical (any case)";
 constexpr std::string_view bool_forms = "one of: 1, 0, true, false, on, off (any case)";
 constexpr std::string_view workers_forms = "a positive integer from 1 to 4096";
 constexpr std::string_view places_forms =
@@ -37,40 +38,10 @@ constexpr std::string_view slaw_forms =
     "switches to help-first), each below 2^32, e.g. int=64,f=128,s=256,steals=64";
 constexpr std::string_view positive_forms = "a positive integer below 2^32";
 
-// Case-insensitive equality for the keyword forms; values are ASCII keywords.
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Digits only: no sign, no spaces, no suffix. nullopt on anything else or on overflow.
-std::optional<std::uint64_t> parse_uint(std::string_view s) noexcept {
-  if (s.empty()) return std::nullopt;
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 std::optional<std::string> read_env(const char* name) {
-  const char* v = std::getenv(name);
+  // getenv races only with a concurrent setenv; from_env() reads the environment the program
+  // set up, like every library that takes LOCUS_*-style settings.
+  const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe)
   if (v == nullptr || *v == '\0') return std::nullopt;
   return std::string(v);
 }
@@ -102,21 +73,6 @@ config_error make_config_error(std::string_view what, std::string_view value,
   msg += "; expected ";
   msg += expected;
   return config_error(msg);
-}
-
-spawn_policy parse_spawn_policy(std::string_view value, std::string_view what) {
-  auto v = trim(value);
-  if (iequals(v, "work-first") || iequals(v, "work_first")) return spawn_policy::work_first;
-  if (iequals(v, "help-first") || iequals(v, "help_first")) return spawn_policy::help_first;
-  if (iequals(v, "adaptive")) return spawn_policy::adaptive;
-  throw make_config_error(what, value, policy_forms);
-}
-
-victim_policy parse_victim_policy(std::string_view value, std::string_view what) {
-  auto v = trim(value);
-  if (iequals(v, "random")) return victim_policy::random;
-  if (iequals(v, "hierarchical")) return victim_policy::hierarchical;
-  throw make_config_error(what, value, victim_forms);
 }
 
 unsigned parse_workers(std::string_view value, std::string_view what) {
@@ -191,13 +147,6 @@ slaw_params parse_slaw(std::string_view value, std::string_view what) {
   return p;
 }
 
-scheduler_kind parse_scheduler(std::string_view value, std::string_view what) {
-  const auto v = trim(value);
-  if (iequals(v, "slaw")) return scheduler_kind::slaw;
-  if (iequals(v, "cilk")) return scheduler_kind::cilk;
-  throw make_config_error(what, value, scheduler_forms);
-}
-
 void validate_slaw(const slaw_params& p, std::string_view what) {
   // The fields parse_slaw requires positive; steal_threshold may be anything (0 included).
   const std::array<std::pair<std::string_view, std::uint32_t>, 3> positive{
@@ -236,6 +185,7 @@ config config::from_env() {
     cfg.places = lowercase(trim(*v));
     cfg.places_from_env = cfg.places;
   }
+  if (auto v = read_env("LOCUS_BIND")) cfg.bind = parse_bind(*v, "LOCUS_BIND");
   if (auto v = read_env("LOCUS_CROSS_PLACE_STEALS")) {
     cfg.cross_place_steals = parse_bool(*v, "LOCUS_CROSS_PLACE_STEALS");
   }
@@ -265,32 +215,6 @@ std::string bad_place_message(std::string_view who, std::uint64_t place, std::si
            (num_places == 1 ? " place)" : " places)");
   }
   return msg;
-}
-
-std::string_view to_string(spawn_policy p) noexcept {
-  switch (p) {
-    case spawn_policy::work_first:
-      return "work-first";
-    case spawn_policy::help_first:
-      return "help-first";
-    case spawn_policy::adaptive:
-      return "adaptive";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(scheduler_kind s) noexcept {
-  return s == scheduler_kind::cilk ? "cilk" : "slaw";
-}
-
-std::string_view to_string(victim_policy v) noexcept {
-  switch (v) {
-    case victim_policy::random:
-      return "random";
-    case victim_policy::hierarchical:
-      return "hierarchical";
-  }
-  return "unknown";
 }
 
 }  // namespace locus

@@ -100,10 +100,10 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   }
   rt.cfg = std::move(cfg);
 
-  std::vector<std::size_t> core_of(n);
-  for (unsigned i = 0; i < n; ++i)
-    core_of[i] = i % rt.topo.num_cores();
-  rt.core_of = core_of;
+  const worker_binding binding = bind_workers(rt.topo, n, rt.cfg.bind);  // config::bind
+  const std::vector<std::size_t>& core_of = binding.core;
+  rt.core_of = binding.core;
+  rt.cpu_of = binding.os_cpu;
   if (rt.cfg.accounting)
     rt.acct = ext::make_accountant(rt.topo, core_of, rt.cfg.line_bytes, !rt.cfg.homes_only);
   const std::vector<unsigned> place_of =
@@ -134,9 +134,8 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   if (!rt.cfg.trace.empty()) ext::install_chrome_trace(ext::core_ref(&rt), rt.cfg.trace);
   try {
     for (unsigned i = 0; i < n; ++i) {
-      const unsigned cpu = rt.topo.cores()[core_of[i]].os_cpu;
-      rt.threads.emplace_back(detail::worker_main, std::ref(rt), std::ref(*rt.workers[i]), cpu,
-                              rt.cfg.pin);
+      rt.threads.emplace_back(detail::worker_main, std::ref(rt), std::ref(*rt.workers[i]),
+                              binding.os_cpu[i], rt.cfg.pin);
     }
   } catch (...) {
     rt.stopping.store(true, std::memory_order_release);
@@ -167,6 +166,8 @@ runtime_stats runtime::stats() const {
     worker_stats ws = w->stats().snapshot();
     ws.peak_stack_bytes = w->stack().peak_bytes();
     ws.place = w->place();
+    ws.core = m_state->core_of[w->index()];
+    ws.socket = m_state->topo.cores()[ws.core].package;
     s.workers.push_back(ws);
   }
   return s;
@@ -194,6 +195,19 @@ unsigned runtime::num_places() const noexcept {
 }
 unsigned runtime::place_of(unsigned w) const {
   return m_state->workers.at(w)->place();
+}
+std::size_t runtime::core_of(unsigned w) const {
+  return m_state->core_of.at(w);
+}
+std::string runtime::describe() const {
+  const runtime_state& rt = *m_state;
+  std::vector<unsigned> place_of;
+  for (const auto& w : rt.workers)
+    place_of.push_back(w->place());
+  return rt.topo.describe() + "\n" + std::to_string(rt.workers.size()) + " workers, bind " +
+         std::string(to_string(rt.cfg.bind)) + ", " + std::to_string(rt.places.size()) +
+         (rt.places.size() == 1 ? " place" : " places") + " (places " + rt.cfg.places + ")\n" +
+         describe_workers(rt.topo, worker_binding{rt.core_of, rt.cpu_of}, place_of);
 }
 const topology& runtime::topo() const noexcept {
   return m_state->topo;

@@ -155,6 +155,7 @@ struct runtime_state {
   topology topo;
   std::vector<std::unique_ptr<worker>> workers;
   std::vector<std::size_t> core_of;  ///< per worker, its core's index in topo.cores()
+  std::vector<unsigned> cpu_of;      ///< per worker, the processor it is pinned to (cfg.pin)
   std::vector<std::unique_ptr<place_state>> places;
   std::vector<std::unique_ptr<idle_domain>> idle_domains;
   /// Per worker, the victims to try in order: tiers of worker indices (nearest first).

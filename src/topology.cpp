@@ -23,6 +23,7 @@
 #include <utility>
 
 #include <locus/config.hpp>
+#include <locus/detail/strings.hpp>
 
 #ifdef LOCUS_HAVE_HWLOC
 #include <hwloc.h>
@@ -31,6 +32,10 @@
 namespace locus {
 
 namespace {
+
+using detail::leading_uint;
+using detail::lowercase;
+using detail::trim;
 
 constexpr std::size_t kib = std::size_t{1} << 10;
 constexpr std::size_t mib = std::size_t{1} << 20;
@@ -48,30 +53,6 @@ constexpr std::string_view spec_forms =
     "(e.g. sockets=4,cores=4,l3=6MiB)";
 constexpr std::uint64_t max_count = 4096;
 constexpr std::uint64_t max_virtual_threads = 65536;
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Parses a leading run of decimal digits; the rest of `s` is returned through `rest`.
-std::optional<std::uint64_t> leading_uint(std::string_view s, std::string_view& rest) noexcept {
-  std::uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || ptr == s.data()) return std::nullopt;
-  rest = s.substr(static_cast<std::size_t>(ptr - s.data()));
-  return v;
-}
 
 // A size such as "6MiB", "512k", "32 KB" or "100". Units in any case, all binary: cache sizes
 // are quoted in binary multiples whatever the suffix ("6 MB L3" means 6 MiB). nullopt on a bad

@@ -21,7 +21,8 @@ constexpr const char* all_vars[] = {
     "LOCUS_WORKERS",    "LOCUS_POLICY",     "LOCUS_VICTIMS",
     "LOCUS_TOPOLOGY",   "LOCUS_PLACES",     "LOCUS_CROSS_PLACE_STEALS",
     "LOCUS_PIN",        "LOCUS_SLAW",       "LOCUS_SCHEDULER",
-    "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY"};
+    "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY",
+    "LOCUS_BIND",       "LOCUS_TRACE"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).
@@ -132,6 +133,22 @@ TEST(config_scheduler, reads_slaw_and_cilk_in_any_case_and_names_the_variable) {
   }
   EXPECT_EQ(env_error("LOCUS_SCHEDULER", "tbb"),
             "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk (any case)");
+}
+
+TEST(config_bind, spread_by_default_reads_both_in_any_case_and_names_the_variable) {
+  {
+    env_guard g;
+    EXPECT_EQ(locus::config::from_env().bind, locus::bind_policy::spread);
+    EXPECT_EQ(locus::config{}.bind, locus::bind_policy::spread);
+    env_guard::set("LOCUS_BIND", "Close");
+    EXPECT_EQ(locus::config::from_env().bind, locus::bind_policy::close);
+    env_guard::set("LOCUS_BIND", " spread ");
+    EXPECT_EQ(locus::config::from_env().bind, locus::bind_policy::spread);
+  }
+  EXPECT_EQ(locus::to_string(locus::bind_policy::close), "close");
+  EXPECT_EQ(locus::to_string(locus::bind_policy::spread), "spread");
+  EXPECT_EQ(env_error("LOCUS_BIND", "master"),
+            "LOCUS_BIND=\"master\" is not valid; expected one of: spread, close (any case)");
 }
 
 TEST(config_workers, accepts_1_to_4096) {

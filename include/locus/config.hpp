@@ -4,9 +4,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "locus/detail/enum_names.hpp"
 
 namespace locus {
 
@@ -32,6 +35,17 @@ enum class spawn_policy : std::uint8_t {
 enum class victim_policy : std::uint8_t {
   random,        ///< uniformly at random among the allowed workers (the Cilk baseline)
   hierarchical,  ///< same L3 group first, then same NUMA node / socket, then the rest
+};
+
+/// How workers are laid onto the cores of the topology (OpenMP's proc_bind). Both give every
+/// core one worker when there are as many workers as cores, and number workers in core order,
+/// so that the workers of a socket (and of a place) have adjacent indices; they differ in
+/// which cores fewer workers take. With more workers than cores, each full round of workers
+/// takes every core once and the last, partial round follows the policy.
+enum class bind_policy : std::uint8_t {
+  spread,  ///< as far apart as the tree allows: one core per socket, then per NUMA node, per
+           ///< L3 group, then the next core of each (the default)
+  close,   ///< the first cores in order: a socket's cores before the next socket's
 };
 
 /// Which scheduler runs the tasks: a combination of a spawn rule, a placement and an
@@ -64,10 +78,11 @@ struct config {
   unsigned workers = 0;                          ///< 0: one per core of the topology
   spawn_policy policy = spawn_policy::adaptive;  ///< default policy of spawns without an option
   victim_policy victims = victim_policy::hierarchical;
-  std::string topology;             ///< empty: discover with hwloc; else a virtual spec
-  std::string places = "socket";    ///< socket | numa | l3 | none | N (N equal groups)
-  bool cross_place_steals = false;  ///< may idle workers steal from other places?
-  bool pin = true;                  ///< pin each worker to its processor
+  std::string topology;                    ///< empty: discover with hwloc; else a virtual spec
+  std::string places = "socket";           ///< socket | numa | l3 | none | N (N equal groups)
+  bind_policy bind = bind_policy::spread;  ///< which cores the workers take (and their order)
+  bool cross_place_steals = false;         ///< may idle workers steal from other places?
+  bool pin = true;                         ///< pin each worker to its processor
   /// Locality accounting (locus/data.hpp, runtime::locality()): count every declared access
   /// by its distance to the data's home and feed a model of each L3. Off: no cost.
   bool accounting = false;
@@ -89,7 +104,7 @@ struct config {
   [[nodiscard]] std::string_view places_input() const noexcept;
 
   /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_TRACE,
-  /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES,
+  /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_BIND,
   /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or empty
   /// variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
@@ -107,6 +122,8 @@ struct config {
 /// "slaw" | "cilk", in any case.
 [[nodiscard]] scheduler_kind parse_scheduler(std::string_view value, std::string_view what);
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
+/// "spread" | "close", in any case.
+[[nodiscard]] bind_policy parse_bind(std::string_view value, std::string_view what);
 /// "int=64,f=128,s=256,steals=64": any subset of keys; int, f, s positive integers, steals a
 /// non-negative one (0: any steal switches to help-first).
 [[nodiscard]] slaw_params parse_slaw(std::string_view value, std::string_view what);
@@ -131,5 +148,13 @@ void validate_places(std::string_view value, std::string_view what);
 [[nodiscard]] std::string_view to_string(spawn_policy p) noexcept;
 [[nodiscard]] std::string_view to_string(scheduler_kind s) noexcept;
 [[nodiscard]] std::string_view to_string(victim_policy v) noexcept;
+[[nodiscard]] std::string_view to_string(bind_policy b) noexcept;
+
+/// The name tables of the enums above (locus/detail/enum_names.hpp): what to_string prints and
+/// the parsers accept.
+[[nodiscard]] std::span<const detail::enum_name<spawn_policy>> names_of(spawn_policy) noexcept;
+[[nodiscard]] std::span<const detail::enum_name<scheduler_kind>> names_of(scheduler_kind) noexcept;
+[[nodiscard]] std::span<const detail::enum_name<victim_policy>> names_of(victim_policy) noexcept;
+[[nodiscard]] std::span<const detail::enum_name<bind_policy>> names_of(bind_policy) noexcept;
 
 }  // namespace locus

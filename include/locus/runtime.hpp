@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -91,6 +92,11 @@ class runtime {
   [[nodiscard]] unsigned num_places() const noexcept;
   /// The place of worker `w` (0 <= w < num_workers()).
   [[nodiscard]] unsigned place_of(unsigned w) const;
+  /// The core of worker `w` (an index into topo().cores()), as config::bind laid it.
+  [[nodiscard]] std::size_t core_of(unsigned w) const;
+  /// Where the workers sit: the topology's line, then "N workers, bind B, P places (places
+  /// SPEC)", then one line per worker (describe_workers in locus/topology.hpp).
+  [[nodiscard]] std::string describe() const;
   [[nodiscard]] const topology& topo() const noexcept;
   /// The configuration in force: as given, with a scheduler's fixed choices applied (cilk:
   /// work-first, random victims, one place).

@@ -1,33 +1,78 @@
 // locus/stats.hpp — the scheduler's counters, always on, one set per worker.
+//
+// Every counter is declared once, in LOCUS_COUNTED_FIELDS or LOCUS_MEASURED_FIELDS below: the
+// worker_stats fields, the workers' atomic counters (detail/counters.hpp), their reset and
+// snapshot, sums, the summary line and the JSON form are all generated from those two lists.
+// A new counter is one line there plus the place that increments it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+/// The counters a worker increments: X(field, group, label, brief). `group` and `label` name
+/// it in the summary line ("spawns wf=120"); the JSON key is the field name.
+#define LOCUS_COUNTED_FIELDS(X)                                                             \
+  X(spawns_work_first, "spawns", "wf", "spawns that ran the child at once")                 \
+  X(spawns_help_first, "spawns", "hf", "spawns that pushed the child")                      \
+  X(spawns_remote, "spawns", "remote", "spawns sent to another place's mailbox")            \
+  X(stack_condition, "adaptive", "S", "adaptive spawns forced help-first by S")             \
+  X(fresh_condition, "adaptive", "F", "adaptive spawns forced work-first by F")             \
+  X(policy_switches, "adaptive", "switches", "adaptive re-evaluations that changed policy") \
+  X(steals_attempted, "steals", "tried", "steal attempts on other workers' deques")         \
+  X(steals_succeeded, "steals", "took", "steal attempts that took an item")                 \
+  X(mailbox_takes, "mailbox", "takes", "items taken from a place mailbox")                  \
+  X(syncs_suspended, "syncs", "waited", "syncs that had to wait for children")              \
+  X(sleeps, "idle", "sleeps", "times the worker went to sleep")
+
+/// The quantities measured otherwise: X(field, group, label, brief, unit). idle_ns comes from
+/// the worker's idle clock, peak_stack_bytes from its frame stack (runtime::stats()).
+#define LOCUS_MEASURED_FIELDS(X)                                                         \
+  X(idle_ns, "idle", "time", "time spent looking for work or asleep, till now", seconds) \
+  X(peak_stack_bytes, "stack", "peak", "peak bytes held by the frame stack (>= at reset)", kib)
 
 namespace locus {
 
 /// A snapshot of one worker's counters (or their sum), counted since the runtime started or
 /// its last reset_stats(). Taken between runs the counts are exact; taken during a run they
 /// are racy but monotone (each field at least what an earlier runtime::stats() returned, until
-/// a reset): see runtime::stats().
+/// a reset): see runtime::stats(). The fields are those of the two lists above, in order.
 struct worker_stats {
-  std::uint64_t spawns_work_first = 0;  ///< spawns that ran the child at once
-  std::uint64_t spawns_help_first = 0;  ///< spawns that pushed the child
-  std::uint64_t spawns_remote = 0;      ///< spawns sent to another place's mailbox
-  std::uint64_t stack_condition = 0;    ///< adaptive spawns forced help-first by S
-  std::uint64_t fresh_condition = 0;    ///< adaptive spawns forced work-first by F
-  std::uint64_t policy_switches = 0;    ///< adaptive re-evaluations that changed the policy
-  std::uint64_t steals_attempted = 0;   ///< steal attempts on other workers' deques
-  std::uint64_t steals_succeeded = 0;   ///< ... that took an item
-  std::uint64_t mailbox_takes = 0;      ///< items taken from a place mailbox
-  std::uint64_t syncs_suspended = 0;    ///< syncs that had to wait for children
-  std::uint64_t idle_ns = 0;            ///< time spent looking for work or asleep, till now
-  std::uint64_t sleeps = 0;             ///< times the worker went to sleep
-  std::uint64_t peak_stack_bytes = 0;   ///< peak bytes held by the frame stack (>= at reset)
-  unsigned place = 0;                   ///< the worker's place
+#define LOCUS_STATS_FIELD(field, ...) std::uint64_t field = 0;
+  LOCUS_COUNTED_FIELDS(LOCUS_STATS_FIELD)
+  LOCUS_MEASURED_FIELDS(LOCUS_STATS_FIELD)
+#undef LOCUS_STATS_FIELD
+  unsigned place = 0;    ///< the worker's place
+  std::size_t core = 0;  ///< the worker's core (an index into topology::cores(); config::bind)
+  unsigned socket = 0;   ///< the package of that core
 
   worker_stats& operator+=(const worker_stats& o) noexcept;
+};
+
+/// How a field reads in the summary line: a count, seconds from nanoseconds, KiB from bytes.
+enum class stat_unit : std::uint8_t { count, seconds, kib };
+
+/// One field of worker_stats, as the lists above declare it.
+struct stat_field {
+  std::string_view name;  ///< the field's name, also its JSON key
+  std::uint64_t worker_stats::*member;
+  std::string_view group;  ///< summary: the group the field is printed in
+  std::string_view label;  ///< summary: its label inside the group
+  std::string_view brief;  ///< what it counts
+  stat_unit unit;
+};
+
+/// Every field of worker_stats, in declaration order.
+inline constexpr std::array stat_fields = {
+#define LOCUS_STAT_COUNTED(field, group, label, brief) \
+  stat_field{#field, &worker_stats::field, group, label, brief, stat_unit::count},
+#define LOCUS_STAT_MEASURED(field, group, label, brief, unit) \
+  stat_field{#field, &worker_stats::field, group, label, brief, stat_unit::unit},
+    LOCUS_COUNTED_FIELDS(LOCUS_STAT_COUNTED) LOCUS_MEASURED_FIELDS(LOCUS_STAT_MEASURED)
+#undef LOCUS_STAT_COUNTED
+#undef LOCUS_STAT_MEASURED
 };
 
 /// Counters of every worker, as returned by runtime::stats().
@@ -37,14 +82,13 @@ struct runtime_stats {
   /// Sums of all workers (peak_stack_bytes: the sum of per-worker peaks).
   [[nodiscard]] worker_stats total() const noexcept;
   /// The totals on one line, exactly in this form (numbers aside):
-  ///   workers=2 | spawns wf=120 hf=8 remote=1 | adaptive S=4 F=5 switches=6 | steals 7/40 |
-  ///   mailbox 9 | syncs-waited 10 | idle 0.012s sleeps 3 | peak-stack 12.5 KiB
-  /// (wrapped here; one line, no newline): spawns work-first, help-first and to other places;
-  /// adaptive spawns forced by SLAW's S (stack) and F (fresh) conditions and policy switches;
-  /// steals succeeded/attempted; mailbox takes; syncs that waited; idle seconds and sleeps; the
-  /// sum of the workers' peak frame-stack bytes.
+  ///   workers=2 | spawns wf=120 hf=8 remote=1 | adaptive S=4 F=5 switches=6 |
+  ///   steals tried=40 took=7 | mailbox takes=9 | syncs waited=10 |
+  ///   idle sleeps=3 time=0.012s | stack peak=12.5KiB
+  /// (wrapped here; one line, no newline): one group per run of fields with the same group in
+  /// stat_fields, each field as label=value; seconds with 3 decimals, KiB with 1.
   [[nodiscard]] std::string summary() const;
-  /// A JSON object of the totals plus a "workers" array.
+  /// A JSON object of the totals plus a "workers" array, each with its place, core and socket.
   [[nodiscard]] std::string to_json() const;
 };
 

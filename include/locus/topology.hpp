@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "locus/config.hpp"
+
 namespace locus {
 
 /// One core of the model: the unit a worker is placed on. Ids are dense, 0-based, and
@@ -92,6 +94,34 @@ class topology {
                                                   const std::vector<std::size_t>& worker_core,
                                                   std::string_view spec,
                                                   std::string_view what = "places");
+
+/// Where the workers sit: per worker, its core and the OS processor its thread is pinned to.
+struct worker_binding {
+  std::vector<std::size_t> core;  ///< per worker, an index into topo.cores()
+  std::vector<unsigned> os_cpu;   ///< per worker, the processor to pin to
+};
+
+/// Lays `workers` workers onto the cores of `topo` as `how` says (config::bind, bind_policy):
+///  * close: worker i on core i mod C (C = topo.num_cores()): a socket fills before the next.
+///  * spread: the cores are ranked by how far apart they are: the first core of each socket's
+///    first NUMA node's first L3 group, socket by socket; then those of each socket's second
+///    NUMA node, then of its other L3 groups; then the second core of every L3 group, and so
+///    on. W workers (W <= C) take the W first cores of that ranking, numbered in core order
+///    (a socket's workers, and a place's, keep adjacent indices). On `sockets=4,cores=4`, 4
+///    workers sit on cores 0, 4, 8, 12: one per socket.
+/// Past C workers, each full round of C workers takes every core once, in core order, and the
+/// last partial round follows `how`. os_cpu is the core's processor on a real machine; on a
+/// virtual one, whose cores are mapped onto fewer processors, worker i takes the i-th of the
+/// topology's distinct processors round-robin, so workers share a processor only when there
+/// are more workers than processors, whichever cores they model.
+[[nodiscard]] worker_binding bind_workers(const topology& topo, std::size_t workers,
+                                          bind_policy how);
+
+/// Where each worker sits, one line per worker (each ending in '\n'), e.g.
+///   "worker 2: socket 1, NUMA node 1, L3 group 1, core 4, cpu 0, place 1"
+/// `place_of` may be empty (no place column) or hold one place per worker.
+[[nodiscard]] std::string describe_workers(const topology& topo, const worker_binding& binding,
+                                           const std::vector<unsigned>& place_of);
 
 /// Pins the calling thread to OS processor `os_cpu`; returns false (and changes nothing) if the
 /// OS refuses.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -140,6 +141,52 @@ struct merge_args {
 [[nodiscard]] inline std::size_t quarter_start(std::size_t n, int q) {
   return q == 4 ? n : (n / 4) * static_cast<std::size_t>(q);
 }
+
+/// The merge's base case, shared by every version: a normalised merge whose smaller input is
+/// below k_merge_size is merged here (true); otherwise nothing is done (false: split it).
+[[nodiscard]] inline bool merge_leaf(const merge_args& normalised) {
+  if (!normalised.sequential()) return false;
+  const merge_args& m = normalised;
+  seq_merge(m.lo1, m.hi1, m.lo2, m.hi2, m.dest);
+  return true;
+}
+
+/// The sort's base case, shared by every version: below k_quick_size elements [a, a + n) is
+/// sorted here (true); otherwise nothing is done (false: split it with a sort_plan).
+[[nodiscard]] inline bool sort_leaf(elem* a, std::size_t n) {
+  if (n >= k_quick_size) return false;
+  seq_quick(a, a + n);
+  return true;
+}
+
+/// One split of a sort of [a, a + n) with scratch tmp: sort the four quarters, merge them
+/// pairwise into the scratch array (pair_merge(0) and (1), independent), then merge the two
+/// halves back (final_merge()).
+struct sort_plan {
+  elem* a;
+  elem* tmp;
+  std::array<std::size_t, 5> s;  ///< quarter q is [s[q], s[q + 1])
+
+  sort_plan(elem* a_, elem* tmp_, std::size_t n) : a(a_), tmp(tmp_), s{} {
+    for (int q = 0; q <= 4; ++q)
+      s[static_cast<std::size_t>(q)] = quarter_start(n, q);
+  }
+  [[nodiscard]] elem* part(int q) const { return a + s[idx(q)]; }
+  [[nodiscard]] elem* scratch(int q) const { return tmp + s[idx(q)]; }
+  [[nodiscard]] std::size_t size(int q) const { return s[idx(q) + 1] - s[idx(q)]; }
+  /// Quarters 2h and 2h + 1 into the scratch array.
+  [[nodiscard]] merge_args pair_merge(int h) const {
+    const std::size_t q = idx(2 * h);
+    return {a + s[q], a + s[q + 1], a + s[q + 1], a + s[q + 2], tmp + s[q]};
+  }
+  /// The two merged halves, from the scratch array back into [a, a + n).
+  [[nodiscard]] merge_args final_merge() const {
+    return {tmp + s[0], tmp + s[2], tmp + s[2], tmp + s[4], a};
+  }
+
+ private:
+  static std::size_t idx(int q) { return static_cast<std::size_t>(q); }
+};
 
 /// A run's input: the shuffled array and its scratch space.
 struct instance {

@@ -49,10 +49,7 @@ locus::task<void> merge_body(merge_args in) {
   // A new variable, not `in = in.normalised()`: gcc 12 at -O0 builds the returned aggregate in
   // place over the coroutine's copy of the parameter, reading fields it already overwrote.
   const merge_args m = in.normalised();
-  if (m.sequential()) {
-    cilksort_kernel::seq_merge(m.lo1, m.hi1, m.lo2, m.hi2, m.dest);
-    co_return;
-  }
+  if (cilksort_kernel::merge_leaf(m)) co_return;
   const auto halves = cilksort_kernel::split_merge(m);
   locus::touch(halves.second.lo1 - 1, sizeof(elem), access::read);
   locus::touch(halves.second.dest - 1, sizeof(elem), access::write);
@@ -62,21 +59,16 @@ locus::task<void> merge_body(merge_args in) {
 }
 
 locus::task<void> sort_body(elem* a, elem* tmp, std::size_t n) {
-  if (n < cilksort_kernel::k_quick_size) {
-    cilksort_kernel::seq_quick(a, a + n);
-    co_return;
-  }
-  std::size_t s[5];
-  for (int q = 0; q <= 4; ++q)
-    s[q] = cilksort_kernel::quarter_start(n, q);
+  if (cilksort_kernel::sort_leaf(a, n)) co_return;
+  const cilksort_kernel::sort_plan p(a, tmp, n);
   for (int q = 0; q < 3; ++q)
-    co_await locus::spawn(sort(a + s[q], tmp + s[q], s[q + 1] - s[q]));
-  co_await sort(a + s[3], tmp + s[3], s[4] - s[3]);
+    co_await locus::spawn(sort(p.part(q), p.scratch(q), p.size(q)));
+  co_await sort(p.part(3), p.scratch(3), p.size(3));
   co_await locus::sync();
-  co_await locus::spawn(merge({a + s[0], a + s[1], a + s[1], a + s[2], tmp + s[0]}));
-  co_await merge({a + s[2], a + s[3], a + s[3], a + s[4], tmp + s[2]});
+  co_await locus::spawn(merge(p.pair_merge(0)));
+  co_await merge(p.pair_merge(1));
   co_await locus::sync();
-  co_await merge({tmp + s[0], tmp + s[2], tmp + s[2], tmp + s[4], a});
+  co_await merge(p.final_merge());
 }
 
 /// Copies the input from `from` and zeroes the scratch array in tasks of k_quick_size elements.

@@ -14,10 +14,7 @@ using cilksort_kernel::merge_args;
 
 void merge(merge_args m) {
   m = m.normalised();
-  if (m.sequential()) {
-    cilksort_kernel::seq_merge(m.lo1, m.hi1, m.lo2, m.hi2, m.dest);
-    return;
-  }
+  if (cilksort_kernel::merge_leaf(m)) return;
   const auto halves = cilksort_kernel::split_merge(m);
   const merge_args first = halves.first;
 #pragma omp task firstprivate(first)
@@ -27,28 +24,23 @@ void merge(merge_args m) {
 }
 
 void sort(elem* a, elem* tmp, std::size_t n) {
-  if (n < cilksort_kernel::k_quick_size) {
-    cilksort_kernel::seq_quick(a, a + n);
-    return;
-  }
-  std::size_t s[5];
-  for (int q = 0; q <= 4; ++q)
-    s[q] = cilksort_kernel::quarter_start(n, q);
+  if (cilksort_kernel::sort_leaf(a, n)) return;
+  const cilksort_kernel::sort_plan p(a, tmp, n);
   for (int q = 0; q < 3; ++q) {
-    elem* part = a + s[q];
-    elem* scratch = tmp + s[q];
-    const std::size_t len = s[q + 1] - s[q];
+    elem* part = p.part(q);
+    elem* scratch = p.scratch(q);
+    const std::size_t len = p.size(q);
 #pragma omp task firstprivate(part, scratch, len)
     sort(part, scratch, len);
   }
-  sort(a + s[3], tmp + s[3], s[4] - s[3]);
+  sort(p.part(3), p.scratch(3), p.size(3));
 #pragma omp taskwait
-  const merge_args left{a + s[0], a + s[1], a + s[1], a + s[2], tmp + s[0]};
+  const merge_args left = p.pair_merge(0);
 #pragma omp task firstprivate(left)
   merge(left);
-  merge({a + s[2], a + s[3], a + s[3], a + s[4], tmp + s[2]});
+  merge(p.pair_merge(1));
 #pragma omp taskwait
-  merge({tmp + s[0], tmp + s[2], tmp + s[2], tmp + s[4], a});
+  merge(p.final_merge());
 }
 
 }  // namespace

@@ -13,10 +13,7 @@ using cilksort_kernel::merge_args;
 
 void merge(merge_args m) {
   m = m.normalised();
-  if (m.sequential()) {
-    cilksort_kernel::seq_merge(m.lo1, m.hi1, m.lo2, m.hi2, m.dest);
-    return;
-  }
+  if (cilksort_kernel::merge_leaf(m)) return;
   const auto [lo, hi] = cilksort_kernel::split_merge(m);
   tbb::task_group g;
   g.run([lo = lo] { merge(lo); });
@@ -25,22 +22,17 @@ void merge(merge_args m) {
 }
 
 void sort(elem* a, elem* tmp, std::size_t n) {
-  if (n < cilksort_kernel::k_quick_size) {
-    cilksort_kernel::seq_quick(a, a + n);
-    return;
-  }
-  std::size_t s[5];
-  for (int q = 0; q <= 4; ++q)
-    s[q] = cilksort_kernel::quarter_start(n, q);
+  if (cilksort_kernel::sort_leaf(a, n)) return;
+  const cilksort_kernel::sort_plan p(a, tmp, n);
   tbb::task_group g;
   for (int q = 0; q < 3; ++q)
-    g.run([=] { sort(a + s[q], tmp + s[q], s[q + 1] - s[q]); });
-  sort(a + s[3], tmp + s[3], s[4] - s[3]);
+    g.run([p, q] { sort(p.part(q), p.scratch(q), p.size(q)); });
+  sort(p.part(3), p.scratch(3), p.size(3));
   g.wait();
-  g.run([=] { merge({a + s[0], a + s[1], a + s[1], a + s[2], tmp + s[0]}); });
-  merge({a + s[2], a + s[3], a + s[3], a + s[4], tmp + s[2]});
+  g.run([p] { merge(p.pair_merge(0)); });
+  merge(p.pair_merge(1));
   g.wait();
-  merge({tmp + s[0], tmp + s[2], tmp + s[2], tmp + s[4], a});
+  merge(p.final_merge());
 }
 
 }  // namespace

@@ -93,6 +93,29 @@ inline void block_schur(view m, view v, view w) {
   }
 }
 
+/// The base cases every version shares: at one block (nb == 1) the step runs its block kernel
+/// here and returns true; above it nothing is done and false says "split into quadrants".
+[[nodiscard]] inline bool lu_leaf(view m, std::size_t nb) {
+  if (nb != 1) return false;
+  block_lu(m);
+  return true;
+}
+[[nodiscard]] inline bool lower_solve_leaf(view m, view l, std::size_t nb) {
+  if (nb != 1) return false;
+  block_lower_solve(m, l);
+  return true;
+}
+[[nodiscard]] inline bool upper_solve_leaf(view m, view u, std::size_t nb) {
+  if (nb != 1) return false;
+  block_upper_solve(m, u);
+  return true;
+}
+[[nodiscard]] inline bool schur_leaf(view m, view v, view w, std::size_t nb) {
+  if (nb != 1) return false;
+  block_schur(m, v, w);
+  return true;
+}
+
 /// The input: deterministic pseudo-random entries in [0, 1), plus n on the diagonal.
 [[nodiscard]] inline std::vector<double> make_input(std::size_t n) {
   std::vector<double> a(n * n);

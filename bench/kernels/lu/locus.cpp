@@ -10,10 +10,7 @@ namespace {
 using lu_kernel::view;
 
 locus::task<void> schur(view m, view v, view w, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_schur(m, v, w);
-    co_return;
-  }
+  if (lu_kernel::schur_leaf(m, v, w, nb)) co_return;
   const std::size_t h = nb / 2;
   for (int k = 0; k < 2; ++k) {
     for (int q = 0; q < 3; ++q) {
@@ -36,10 +33,7 @@ locus::task<void> lower_column(view m, view l, std::size_t nb, int j) {
 }
 
 locus::task<void> lower_solve(view m, view l, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lower_solve(m, l);
-    co_return;
-  }
+  if (lu_kernel::lower_solve_leaf(m, l, nb)) co_return;
   co_await locus::spawn(lower_column(m, l, nb, 0));
   co_await lower_column(m, l, nb, 1);
   co_await locus::sync();
@@ -56,20 +50,14 @@ locus::task<void> upper_row(view m, view u, std::size_t nb, int i) {
 }
 
 locus::task<void> upper_solve(view m, view u, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_upper_solve(m, u);
-    co_return;
-  }
+  if (lu_kernel::upper_solve_leaf(m, u, nb)) co_return;
   co_await locus::spawn(upper_row(m, u, nb, 0));
   co_await upper_row(m, u, nb, 1);
   co_await locus::sync();
 }
 
 locus::task<void> lu(view m, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lu(m);
-    co_return;
-  }
+  if (lu_kernel::lu_leaf(m, nb)) co_return;
   const std::size_t h = nb / 2;
   co_await lu(m.quad(nb, 0, 0), h);
   co_await locus::spawn(lower_solve(m.quad(nb, 0, 1), m.quad(nb, 0, 0), h));

@@ -11,10 +11,7 @@ namespace {
 using lu_kernel::view;
 
 void schur(view m, view v, view w, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_schur(m, v, w);
-    return;
-  }
+  if (lu_kernel::schur_leaf(m, v, w, nb)) return;
   const std::size_t h = nb / 2;
   for (int k = 0; k < 2; ++k) {
     for (int q = 0; q < 3; ++q) {
@@ -40,10 +37,7 @@ void lower_column(view m, view l, std::size_t nb, int j) {
 }
 
 void lower_solve(view m, view l, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lower_solve(m, l);
-    return;
-  }
+  if (lu_kernel::lower_solve_leaf(m, l, nb)) return;
 #pragma omp task firstprivate(m, l, nb)
   lower_column(m, l, nb, 0);
   lower_column(m, l, nb, 1);
@@ -61,10 +55,7 @@ void upper_row(view m, view u, std::size_t nb, int i) {
 }
 
 void upper_solve(view m, view u, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_upper_solve(m, u);
-    return;
-  }
+  if (lu_kernel::upper_solve_leaf(m, u, nb)) return;
 #pragma omp task firstprivate(m, u, nb)
   upper_row(m, u, nb, 0);
   upper_row(m, u, nb, 1);
@@ -72,10 +63,7 @@ void upper_solve(view m, view u, std::size_t nb) {
 }
 
 void lu(view m, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lu(m);
-    return;
-  }
+  if (lu_kernel::lu_leaf(m, nb)) return;
   const std::size_t h = nb / 2;
   lu(m.quad(nb, 0, 0), h);
   const view m01 = m.quad(nb, 0, 1);

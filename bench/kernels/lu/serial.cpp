@@ -7,10 +7,7 @@ namespace {
 using lu_kernel::view;
 
 void schur(view m, view v, view w, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_schur(m, v, w);
-    return;
-  }
+  if (lu_kernel::schur_leaf(m, v, w, nb)) return;
   const std::size_t h = nb / 2;
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < 2; ++i) {
@@ -21,10 +18,7 @@ void schur(view m, view v, view w, std::size_t nb) {
 }
 
 void lower_solve(view m, view l, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lower_solve(m, l);
-    return;
-  }
+  if (lu_kernel::lower_solve_leaf(m, l, nb)) return;
   const std::size_t h = nb / 2;
   for (int j = 0; j < 2; ++j) {
     lower_solve(m.quad(nb, 0, j), l.quad(nb, 0, 0), h);
@@ -34,10 +28,7 @@ void lower_solve(view m, view l, std::size_t nb) {
 }
 
 void upper_solve(view m, view u, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_upper_solve(m, u);
-    return;
-  }
+  if (lu_kernel::upper_solve_leaf(m, u, nb)) return;
   const std::size_t h = nb / 2;
   for (int i = 0; i < 2; ++i) {
     upper_solve(m.quad(nb, i, 0), u.quad(nb, 0, 0), h);
@@ -47,10 +38,7 @@ void upper_solve(view m, view u, std::size_t nb) {
 }
 
 void lu(view m, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lu(m);
-    return;
-  }
+  if (lu_kernel::lu_leaf(m, nb)) return;
   const std::size_t h = nb / 2;
   lu(m.quad(nb, 0, 0), h);
   lower_solve(m.quad(nb, 0, 1), m.quad(nb, 0, 0), h);

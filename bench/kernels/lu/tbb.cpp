@@ -10,10 +10,7 @@ namespace {
 using lu_kernel::view;
 
 void schur(view m, view v, view w, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_schur(m, v, w);
-    return;
-  }
+  if (lu_kernel::schur_leaf(m, v, w, nb)) return;
   const std::size_t h = nb / 2;
   for (int k = 0; k < 2; ++k) {
     tbb::task_group g;
@@ -38,10 +35,7 @@ void lower_column(view m, view l, std::size_t nb, int j) {
 }
 
 void lower_solve(view m, view l, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lower_solve(m, l);
-    return;
-  }
+  if (lu_kernel::lower_solve_leaf(m, l, nb)) return;
   tbb::task_group g;
   g.run([=] { lower_column(m, l, nb, 0); });
   lower_column(m, l, nb, 1);
@@ -59,10 +53,7 @@ void upper_row(view m, view u, std::size_t nb, int i) {
 }
 
 void upper_solve(view m, view u, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_upper_solve(m, u);
-    return;
-  }
+  if (lu_kernel::upper_solve_leaf(m, u, nb)) return;
   tbb::task_group g;
   g.run([=] { upper_row(m, u, nb, 0); });
   upper_row(m, u, nb, 1);
@@ -70,10 +61,7 @@ void upper_solve(view m, view u, std::size_t nb) {
 }
 
 void lu(view m, std::size_t nb) {
-  if (nb == 1) {
-    lu_kernel::block_lu(m);
-    return;
-  }
+  if (lu_kernel::lu_leaf(m, nb)) return;
   const std::size_t h = nb / 2;
   lu(m.quad(nb, 0, 0), h);
   tbb::task_group g;

@@ -75,16 +75,29 @@ struct problem {
   return true;
 }
 
+/// The child board of every version: a copy of b with a queen at (row, col).
+[[nodiscard]] inline board with_queen(const board& b, int row, int col) {
+  board child = b;
+  child[row] = static_cast<signed char>(col);
+  return child;
+}
+
 /// Solutions that extend the prefix b[0, row); each child gets its own copy, like a task would.
 inline std::int64_t serial_count(int n, board b, int row) {
   if (row == n) return 1;
   std::int64_t total = 0;
   for (int col = 0; col < n; ++col) {
-    if (!legal(b, row, col)) continue;
-    board child = b;
-    child[row] = static_cast<signed char>(col);
-    total += serial_count(n, child, row + 1);
+    if (legal(b, row, col)) total += serial_count(n, with_queen(b, row, col), row + 1);
   }
+  return total;
+}
+
+/// The parent's sum of its children's counts, one slot per column (0 for an illegal column).
+[[nodiscard]] inline std::int64_t sum_counts(const std::array<std::int64_t, k_max_n>& counts,
+                                             int n) {
+  std::int64_t total = 0;
+  for (int col = 0; col < n; ++col)
+    total += counts[static_cast<std::size_t>(col)];
   return total;
 }
 

@@ -19,15 +19,11 @@ locus::task<void> solve(problem p, board b, int row, std::int64_t* result) {
   std::array<std::int64_t, nqueens_kernel::k_max_n> counts{};
   for (int col = 0; col < p.n; ++col) {
     if (!nqueens_kernel::legal(b, row, col)) continue;
-    board child = b;
-    child[row] = static_cast<signed char>(col);
+    const board child = nqueens_kernel::with_queen(b, row, col);
     co_await locus::spawn(solve(p, child, row + 1, &counts[col]));
   }
   co_await locus::sync();
-  std::int64_t total = 0;
-  for (int col = 0; col < p.n; ++col)
-    total += counts[col];
-  *result = total;
+  *result = nqueens_kernel::sum_counts(counts, p.n);
 }
 
 }  // namespace

@@ -18,16 +18,12 @@ std::int64_t solve(problem p, board b, int row) {
   std::int64_t* slots = counts.data();
   for (int col = 0; col < p.n; ++col) {
     if (!nqueens_kernel::legal(b, row, col)) continue;
-    board child = b;
-    child[row] = static_cast<signed char>(col);
+    board child = nqueens_kernel::with_queen(b, row, col);
 #pragma omp task firstprivate(p, child, row, col, slots)
     slots[col] = solve(p, child, row + 1);
   }
 #pragma omp taskwait
-  std::int64_t total = 0;
-  for (int col = 0; col < p.n; ++col)
-    total += counts[col];
-  return total;
+  return nqueens_kernel::sum_counts(counts, p.n);
 }
 
 }  // namespace

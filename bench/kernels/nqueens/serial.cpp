@@ -12,14 +12,10 @@ std::int64_t solve(problem p, board b, int row) {
   std::array<std::int64_t, nqueens_kernel::k_max_n> counts{};
   for (int col = 0; col < p.n; ++col) {
     if (!nqueens_kernel::legal(b, row, col)) continue;
-    board child = b;
-    child[row] = static_cast<signed char>(col);
+    const board child = nqueens_kernel::with_queen(b, row, col);
     counts[col] = solve(p, child, row + 1);
   }
-  std::int64_t total = 0;
-  for (int col = 0; col < p.n; ++col)
-    total += counts[col];
-  return total;
+  return nqueens_kernel::sum_counts(counts, p.n);
 }
 
 }  // namespace

@@ -17,16 +17,12 @@ std::int64_t solve(problem p, board b, int row) {
   tbb::task_group g;
   for (int col = 0; col < p.n; ++col) {
     if (!nqueens_kernel::legal(b, row, col)) continue;
-    board child = b;
-    child[row] = static_cast<signed char>(col);
+    const board child = nqueens_kernel::with_queen(b, row, col);
     std::int64_t* slot = &counts[col];
     g.run([p, child, row, slot] { *slot = solve(p, child, row + 1); });
   }
   g.wait();
-  std::int64_t total = 0;
-  for (int col = 0; col < p.n; ++col)
-    total += counts[col];
-  return total;
+  return nqueens_kernel::sum_counts(counts, p.n);
 }
 
 }  // namespace
