@@ -423,8 +423,8 @@ TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
   const df::datablock& b = done.get();
   EXPECT_EQ(b.size(), 1000 * sizeof(double));
   EXPECT_EQ(b.where().where(), locus::home::kind::core);
-  // Workers sit on cores round robin: the writer's core is its index modulo the cores.
-  EXPECT_EQ(b.where().index(), static_cast<unsigned>(writer_core.load()) % rt.topo().num_cores());
+  // The block's home is the core the writer's worker is bound to (config::bind).
+  EXPECT_EQ(b.where().index(), rt.core_of(static_cast<unsigned>(writer_core.load())));
 }
 
 // docs/design/0010: the bytes a waiting task costs. The layout sizes are checked exactly on

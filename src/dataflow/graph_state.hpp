@@ -49,7 +49,7 @@ struct graph_state {
   /// Tasks that became ready after the failure (or after the runtime was destroyed) and were
   /// not run (graph::skipped). Relaxed: a statistic, read after the graph is done.
   std::atomic<std::uint64_t> skipped{0};
-  ext::core_ref rt;                     ///< the runtime the graph's tasks run on
+  ext::core_ref rt;  ///< the runtime the graph's tasks run on
   /// The runtime's liveness (ext::core_ref::liveness): a task that becomes ready from outside the
   /// runtime's workers after ~runtime is skipped, not pushed into freed memory.
   std::shared_ptr<const std::atomic<bool>> rt_alive;

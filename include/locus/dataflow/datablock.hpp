@@ -32,8 +32,8 @@ struct block_core {
   std::atomic<std::uint32_t> home_bits{0};  ///< a locus::home; relaxed (a hint, publishes nothing)
   std::size_t bytes = 0;
   void* data = nullptr;
-  void* rt = nullptr;        ///< the runtime (ext::core_ref::raw) whose home map holds the pages, or null
-  bool owns = true;          ///< false for datablock::wrap: the bytes are the caller's
+  void* rt = nullptr;  ///< the runtime (ext::core_ref::raw) whose home map holds the pages, or null
+  bool owns = true;    ///< false for datablock::wrap: the bytes are the caller's
   std::size_t align = 64;    ///< of `data` (owned blocks): a page when `rt` keeps a home map
   std::size_t capacity = 0;  ///< bytes allocated (owned blocks): `bytes` rounded up to `align`
 };
