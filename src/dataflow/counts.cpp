@@ -118,7 +118,13 @@ void update_done(graph_state& g, std::uint64_t by) noexcept {
       ext::make_runnable(rt, f->m_place, locus::detail::continuation_item(f, true), false);
     return;
   }
-  if (after == 0) delete &g;  // the object is gone and this was its last task
+  if (after == 0) {
+    // The object is gone and this was its last task. graph_release cleared the alive bit under
+    // the mutex and may not have unlocked it yet: take it once, so that unlock (the object's
+    // last touch of g) is over before g is freed.
+    { const std::lock_guard barrier(g.mutex); }
+    delete &g;
+  }
 }
 
 bool pay_debt() noexcept {
