@@ -33,6 +33,12 @@ LOCUS_BENCH_DECLARE_KERNEL(scan)
 LOCUS_BENCH_DECLARE_KERNEL(memcpy)
 LOCUS_BENCH_DECLARE_KERNEL(smith_waterman)
 LOCUS_BENCH_DECLARE_KERNEL(cholesky)
+LOCUS_BENCH_DECLARE_KERNEL(ge)
+LOCUS_BENCH_DECLARE_KERNEL(stencil9)
+LOCUS_BENCH_DECLARE_KERNEL(stencil3d6)
+LOCUS_BENCH_DECLARE_KERNEL(stencil3d25)
+LOCUS_BENCH_DECLARE_KERNEL(heat_ir)
+LOCUS_BENCH_DECLARE_KERNEL(sor_ir)
 
 #undef LOCUS_BENCH_DECLARE_KERNEL
 
@@ -78,6 +84,20 @@ std::vector<kernel_info> make_registry() {
                          "Smith-Waterman local alignment, tiled wavefront, NxTILE"),
       LOCUS_BENCH_KERNEL("cholesky", cholesky, "256x64", "4096x256",
                          "tiled Cholesky (OpenBLAS tile kernels), NxTILE"),
+      // The iterative kernels of LAWS (issue 18) and CAB (issue 19): one root per outer
+      // iteration (bench/kernels/iterative.hpp), grids from locus's allocator.
+      LOCUS_BENCH_KERNEL("ge", ge, "96", "2048",
+                         "Gaussian elimination without pivoting, diagonally dominant NxN"),
+      LOCUS_BENCH_KERNEL("stencil9", stencil9, "130x64x4", "8096x1024x20",
+                         "9-point 2-D Jacobi stencil, N0xN1xSTEPS"),
+      LOCUS_BENCH_KERNEL("stencil3d6", stencil3d6, "40x12x12x4", "8096x64x64x10",
+                         "3-D Jacobi stencil, 6 face neighbours + centre, N0xN1xN2xSTEPS"),
+      LOCUS_BENCH_KERNEL("stencil3d25", stencil3d25, "40x12x12x3", "8096x64x64x5",
+                         "3-D Jacobi stencil, radius-4 star (25 points), N0xN1xN2xSTEPS"),
+      LOCUS_BENCH_KERNEL("heat-ir", heat_ir, "130x64x4", "8096x1024x20",
+                         "heat with unequal row costs (row i updated r(i) times), NXxNYxSTEPS"),
+      LOCUS_BENCH_KERNEL("sor-ir", sor_ir, "130x4", "2000x50",
+                         "sor with unequal row costs (row i relaxed r(i) times), NxITERATIONS"),
   };
   // The kernels whose locus version replays its setup's steal tree (--schedule); all of them
   // also run the locality loop and a designed schedule. The task-graph kernels whose locus

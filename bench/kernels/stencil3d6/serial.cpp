@@ -1,0 +1,8 @@
+// stencil3d6, serial: every interior point of every time step, in order (stencil_locus.hpp).
+#include "../../kernel.hpp"
+#include "../stencil_locus.hpp"
+#include "common.hpp"
+
+bench::outcome stencil3d6_serial(const bench::args& a) {
+  return stencil::run_serial<stencil3d6_kernel::spec>(a);
+}

@@ -1,0 +1,10 @@
+// stencil9, locus: one root per time step, the planes split in halves down to leaf_planes, every
+// task declaring what it reads (halo included) and writes; grids from locus's allocator,
+// first-touched in tasks of the same split (stencil_locus.hpp).
+#include "../../kernel.hpp"
+#include "../stencil_locus.hpp"
+#include "common.hpp"
+
+bench::outcome stencil9_locus(const bench::args& a) {
+  return stencil::run_locus<stencil9_kernel::spec>(a);
+}
