@@ -94,7 +94,7 @@ std::vector<kernel_info> make_registry() {
                          "3-D Jacobi stencil, 6 face neighbours + centre, N0xN1xN2xSTEPS"),
       LOCUS_BENCH_KERNEL("stencil3d25", stencil3d25, "40x12x12x3", "8096x64x64x5",
                          "3-D Jacobi stencil, radius-4 star (25 points), N0xN1xN2xSTEPS"),
-      LOCUS_BENCH_KERNEL("heat-ir", heat_ir, "130x64x4", "8096x1024x20",
+      LOCUS_BENCH_KERNEL("heat-ir", heat_ir, "130x64x4", "8096x1024x50",
                          "heat with unequal row costs (row i updated r(i) times), NXxNYxSTEPS"),
       LOCUS_BENCH_KERNEL("sor-ir", sor_ir, "130x4", "2000x50",
                          "sor with unequal row costs (row i relaxed r(i) times), NxITERATIONS"),

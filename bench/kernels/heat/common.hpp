@@ -21,12 +21,14 @@
 #include <cstring>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../kernel.hpp"
 #include "../dims.hpp"
+#include "../grid_buffer.hpp"
 #include "../reference_cache.hpp"
 
 namespace heat_kernel {
@@ -76,21 +78,29 @@ struct problem {
 /// The two buffers, row-major (u[i * ny + j]), boundary zero in both, interior of `a` set to
 /// the initial value sin(x_i) sin(y_j).
 struct grids {
-  std::vector<double> a;
-  std::vector<double> b;
+  bench::grid_buffer<double> a;
+  bench::grid_buffer<double> b;
 };
 
+/// Both buffers on the heap, written here (the serial and peer versions).
 [[nodiscard]] inline grids initial(const problem& pr) {
   grids g;
   const std::size_t cells = static_cast<std::size_t>(pr.nx) * pr.ny;
-  g.a.assign(cells, 0.0);
-  g.b.assign(cells, 0.0);
+  g.a = bench::grid_buffer<double>(cells);
+  g.b = bench::grid_buffer<double>(cells);
   for (int i = 1; i < pr.nx - 1; ++i) {
     const double sx = std::sin(i * pr.dx);
     for (int j = 1; j < pr.ny - 1; ++j)
       g.a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
   }
   return g;
+}
+
+/// Both buffers from `rt`'s allocator, zero and untouched: the locus version writes the
+/// interior in tasks (its first touch); the boundary stays the allocator's zeros.
+[[nodiscard]] inline grids untouched(locus::runtime& rt, const problem& pr) {
+  const std::size_t cells = static_cast<std::size_t>(pr.nx) * pr.ny;
+  return {bench::grid_buffer<double>(rt, cells), bench::grid_buffer<double>(rt, cells)};
 }
 
 /// One time step for rows [lo, hi) (clipped to the interior) from `from` into `to`.
@@ -114,23 +124,23 @@ inline void step_rows(const problem& pr, const double* from, double* to, int lo,
 }
 
 /// The buffer holding the result after nt steps (step t reads buffer t % 2, writes the other).
-[[nodiscard]] inline const std::vector<double>& result(const problem& pr, const grids& g) {
-  return pr.nt % 2 == 0 ? g.a : g.b;
+[[nodiscard]] inline std::span<const double> result(const problem& pr, const grids& g) {
+  return pr.nt % 2 == 0 ? g.a.span() : g.b.span();
 }
 
 /// The whole computation serially, for the reference.
-[[nodiscard]] inline std::vector<double> solve_serial(const problem& pr) {
+[[nodiscard]] inline grids solve_serial(const problem& pr) {
   grids g = initial(pr);
   for (int t = 0; t < pr.nt; ++t) {
     const bool even = t % 2 == 0;
     step_rows(pr, even ? g.a.data() : g.b.data(), even ? g.b.data() : g.a.data(), 1, pr.nx - 1);
   }
-  return result(pr, g);
+  return g;
 }
 
 /// The serial result for `pr`, computed once per size.
-[[nodiscard]] inline const std::vector<double>& serial_reference(const problem& pr) {
-  return bench::cached_reference(pr.size, [&pr] { return solve_serial(pr); });
+[[nodiscard]] inline std::span<const double> serial_reference(const problem& pr) {
+  return result(pr, bench::cached_reference(pr.size, [&pr] { return solve_serial(pr); }));
 }
 
 /// Scientific notation with 3 digits (std::to_string would print 0.000000 for the errors).
@@ -142,7 +152,7 @@ inline void step_rows(const problem& pr, const double* from, double* to, int lo,
 
 /// Checks `u` against the exact solution (always) and, for parallel versions, against the
 /// serial result bit for bit; fills the outcome's verdict and detail.
-inline void check_grid(bench::outcome& out, const problem& pr, const std::vector<double>& u,
+inline void check_grid(bench::outcome& out, const problem& pr, std::span<const double> u,
                        bool compare_to_serial) {
   const double t = pr.nt * pr.dt;
   const double decay = std::exp(-2.0 * t);
@@ -164,7 +174,7 @@ inline void check_grid(bench::outcome& out, const problem& pr, const std::vector
   out.verified = max_err <= tol;
   out.detail = "t=" + sci(t) + " max|u-exact|=" + sci(max_err) + " tol=" + sci(tol);
   if (compare_to_serial && out.verified) {
-    const std::vector<double>& ref = serial_reference(pr);
+    const std::span<const double> ref = serial_reference(pr);
     out.verified = std::memcmp(ref.data(), u.data(), ref.size() * sizeof(double)) == 0;
     if (!out.verified) out.detail += "; differs from the serial result";
   }

@@ -1,8 +1,10 @@
 // heat, locus: per time step, the interior rows are split in halves recursively; the first half
 // is spawned, the second run inline, down to leaf_rows rows (Cilk's heat). Each step's root
 // declares the rows it reads and writes (locus/data.hpp): its leaves inherit exactly their
-// rows, so locality accounting (--accounting) sees every access. The setup first-touches both
-// grids in tasks of the same decomposition, untimed.
+// rows, so locality accounting (--accounting) sees every access. Both grids come from locus's
+// allocator (grid_buffer), untouched, and the setup first-touches them in tasks of the same
+// decomposition, untimed: no page is written by the main thread. Under --schedule random each
+// time step is a root of its own (bench::run_iterations).
 //
 // --schedule stows / stuws / relws (issue 8): the setup's first touch is traced
 // (schedule::run_traced) and every time step is a phase of its own that replays that steal
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "../../kernel.hpp"
+#include "../iterative.hpp"
 #include "../locus_replay.hpp"
 #include "../locus_rows.hpp"
 #include "common.hpp"
@@ -116,13 +119,14 @@ bench::outcome heat_locus(const bench::args& a) {
   std::string loop_detail;                          // the loop mode's iterations and schedule size
   // The loop's redistributions write fresh grids (the paper's initializer copies the data;
   // rewriting the old grids would home nothing anew); the grids replaced stay allocated until
-  // the run ends, so no later allocation reuses their pages.
+  // the run ends.
   std::vector<heat_kernel::grids> retired;
   // The instance lives here, not in measure()'s setup: the loop's and the designed phases'
   // tasks keep its address.
   instance in;
   const auto setup = [&](const std::string& size) -> instance& {
-    in = heat_kernel::setup(size);
+    const heat_kernel::problem pr = heat_kernel::parse(size);
+    in = instance{pr, heat_kernel::untouched(*a.rt, pr)};
     if (a.schedule == bench::schedule_mode::loop) {
       // Step 0 reads grid a (which only the first touch writes) and writes b: running it as
       // the loop's kernel leaves the initial state the timed steps start from.
@@ -130,7 +134,7 @@ bench::outcome heat_locus(const bench::args& a) {
       const auto fresh_touch = [&] {
         if (!first) {
           retired.push_back(std::move(in.g));
-          in.g = heat_kernel::initial(in.pr);
+          in.g = heat_kernel::untouched(*a.rt, in.pr);
         }
         first = false;
         return first_touch(&in);
@@ -155,7 +159,8 @@ bench::outcome heat_locus(const bench::args& a) {
       return;
     }
     if (!replay) {
-      a.rt->run(solve(&g));
+      bench::run_iterations(*a.rt, static_cast<std::size_t>(g.pr.nt),
+                            [&g](std::size_t t) { return step(&g, static_cast<int>(t)); });
       return;
     }
     for (int t = 0; t < g.pr.nt; ++t) {

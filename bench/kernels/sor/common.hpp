@@ -9,6 +9,7 @@
 // blocked kernel (it visits every point and skips the wrong colour), computed once per size.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +20,7 @@
 
 #include "../../kernel.hpp"
 #include "../dims.hpp"
+#include "../grid_buffer.hpp"
 #include "../reference_cache.hpp"
 
 namespace sor_kernel {
@@ -104,10 +106,11 @@ struct problem {
   return bench::cached_reference(pr.size, [&pr] { return solve_reference(pr); });
 }
 
-/// A run's input: the problem and its grid.
+/// A run's input: the problem and its grid (the heap's, or locus's allocator's in the locus
+/// version).
 struct instance {
   problem pr;
-  std::vector<double> g;
+  bench::grid_buffer<double> g;
 
   /// sweep(grid, n, colour) for every half-sweep in order, red then black, iters times: the
   /// iteration loop of the versions whose half-sweep is a plain call (all but locus's
@@ -124,14 +127,16 @@ struct instance {
 /// bench::measure()'s setup: parses `size` and draws the initial grid.
 [[nodiscard]] inline instance setup(const std::string& size) {
   instance in{parse(size), {}};
-  in.g = initial(in.pr);
+  const std::vector<double> init = initial(in.pr);
+  in.g = bench::grid_buffer<double>(init.size());
+  std::copy(init.begin(), init.end(), in.g.data());
   return in;
 }
 
 /// Compares the grid with the reference bit for bit; fills the verdict and detail.
 inline void check(bench::outcome& out, const instance& in) {
   const problem& pr = in.pr;
-  const std::vector<double>& g = in.g;
+  const bench::grid_buffer<double>& g = in.g;
   const std::vector<double>& ref = reference(pr);
   std::size_t differ = 0;
   double sum = 0;
