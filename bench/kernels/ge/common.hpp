@@ -45,7 +45,7 @@ struct problem {
   std::string size;
 };
 
-/// Parses "N" (N in [2, 16384]) or "NxLEAF" (LEAF in [1, N]).
+/// Parses "N" (N in [2, 16384]; LEAF min(8, N)) or "NxLEAF" (LEAF in [1, N]).
 [[nodiscard]] inline problem parse(const std::string& size) {
   problem pr;
   std::array<int, 1> one{};
@@ -53,6 +53,7 @@ struct problem {
   bool ok = false;
   if (bench::parse_dims(size, one)) {
     pr.n = one[0];
+    pr.leaf = std::min(default_leaf, std::max(pr.n, 1));
     ok = true;
   } else if (bench::parse_dims(size, two)) {
     pr.n = two[0];
