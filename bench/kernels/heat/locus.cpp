@@ -9,7 +9,8 @@
 // --schedule stows / stuws / relws (issue 8): the setup's first touch is traced
 // (schedule::run_traced) and every time step is a phase of its own that replays that steal
 // tree in the mode (schedule::run_replayed), so each step's rows run where they were first
-// touched; --schedule random runs all steps in one task, under the runtime's own scheduler.
+// touched; --schedule random runs each step as a root of its own (bench::run_iterations), under
+// the runtime's own scheduler.
 // --schedule loop runs the paper's iterative RelWS locality loop (schedule::locality_loop) on
 // the first touch and step 0 during setup (each redistribution into fresh grids), then
 // replays its schedule under stows for every
@@ -50,6 +51,7 @@ locus::task<void> step(instance* in, int t) {
   co_await std::move(rows);
 }
 
+/// Every step in one task: --schedule traced's single traced root.
 locus::task<void> solve(instance* in) {
   for (int t = 0; t < in->pr.nt; ++t)
     co_await step(in, t);
