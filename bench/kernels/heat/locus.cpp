@@ -51,12 +51,6 @@ locus::task<void> step(instance* in, int t) {
   co_await std::move(rows);
 }
 
-/// Every step in one task: --schedule traced's single traced root.
-locus::task<void> solve(instance* in) {
-  for (int t = 0; t < in->pr.nt; ++t)
-    co_await step(in, t);
-}
-
 /// Rows [lo, hi) of the first touch: the initial value into `a`, zeros into `b`.
 void init_rows(const heat_kernel::problem& pr, double* a, double* b, int lo, int hi) {
   for (int i = lo; i < hi; ++i) {
@@ -156,8 +150,9 @@ bench::outcome heat_locus(const bench::args& a) {
     return in;
   };
   const auto body = [&a, &tree, replay, design, traced](instance& g) {
-    if (traced) {
-      (void)locus::schedule::run_traced(*a.rt, solve(&g));
+    if (traced) {  // as random, one root per step, each recorded
+      for (int t = 0; t < g.pr.nt; ++t)
+        (void)locus::schedule::run_traced(*a.rt, step(&g, t));
       return;
     }
     if (!replay) {
