@@ -55,7 +55,10 @@ class exception_slot {
   exception_slot() = default;
   exception_slot(const exception_slot&) = delete;
   exception_slot& operator=(const exception_slot&) = delete;
-  ~exception_slot() { delete m_ptr.load(std::memory_order_relaxed); }
+  ~exception_slot() {
+    if (std::exception_ptr* p = m_ptr.load(std::memory_order_relaxed)) [[unlikely]]
+      release(p);
+  }
 
   void offer(std::exception_ptr e) noexcept {
     auto* p = new (std::nothrow) std::exception_ptr(std::move(e));
@@ -72,6 +75,15 @@ class exception_slot {
     const std::exception_ptr* p = m_ptr.load(std::memory_order_acquire);
     return p != nullptr ? *p : std::exception_ptr{};
   }
+  /// Rethrow a copy of the stored exception (the slot keeps it); there must be one (has()).
+  /// Out of line, as release() and rethrow_taken(): every locus coroutine inlines the code
+  /// that calls them, and an exception_ptr handled inline (a temporary whose address lives
+  /// across the call) costs that coroutine a callee-saved register on every resumption
+  /// (docs/design/0016).
+  [[noreturn]] void rethrow() const;
+  /// Rethrow the stored exception, emptying the slot; there must be one (has()).
+  [[noreturn]] void rethrow_taken();
+
   /// The stored exception, emptying the slot (a sync that rethrows it consumes it).
   [[nodiscard]] std::exception_ptr take() noexcept {
     std::exception_ptr* p = m_ptr.exchange(nullptr, std::memory_order_acquire);
@@ -82,6 +94,8 @@ class exception_slot {
   }
 
  private:
+  static void release(std::exception_ptr* p) noexcept;
+
   std::atomic<std::exception_ptr*> m_ptr{nullptr};
 };
 
@@ -194,8 +208,17 @@ struct frame {
       free_data(m_data);  // a frame destroyed unrun
   }
 
-  /// Link `child` under this frame before it starts.
+  /// Link `child` under this frame before it starts, its data included (inherit_data).
   void adopt(frame& child, frame_kind kind) noexcept {
+    link(child, kind);
+    if (m_data != nullptr) [[unlikely]]
+      inherit_data(*this, child);
+  }
+
+  /// adopt() for a frame that carries no data (m_data null): the fields alone, no call. The
+  /// spawn and call fast paths test m_data first and take an out-of-line path when it is set,
+  /// so that they call nothing (docs/design/0016).
+  void link(frame& child, frame_kind kind) noexcept {
     child.m_parent = this;
     child.m_finish = m_finish;
     child.m_kind = kind;
@@ -205,8 +228,6 @@ struct frame {
     child.m_parent_epoch = m_sync_epoch;
     child.m_place = m_place;
     child.m_schedule = m_schedule;
-    if (m_data != nullptr) [[unlikely]]
-      inherit_data(*this, child);
   }
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or

@@ -92,7 +92,7 @@ struct promise final : promise_base {
   /// twice rethrows twice).
   T& result() & {
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
     if (!m_has_value) [[unlikely]]
       throw_no_value();
     return m_value;
@@ -113,7 +113,7 @@ struct promise<T&> final : promise_base {
     // The exception first: a child can fail after this task returned (its implicit final
     // sync), and then the task has a value and an exception, and the exception wins.
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
     if (m_ptr == nullptr) [[unlikely]]
       throw_no_value();
     return *m_ptr;
@@ -127,7 +127,7 @@ struct promise<void> final : promise_base {
   void return_void() const noexcept {}
   void result() const {
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
   }
 };
 
