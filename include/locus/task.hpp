@@ -60,11 +60,11 @@ struct call_awaiter {
   }
   T await_resume() const {
     if constexpr (std::is_void_v<T>) {
-      h.promise().result();
+      h.promise().completed_result();
     } else if constexpr (std::is_reference_v<T>) {
-      return h.promise().result();
+      return h.promise().completed_result();
     } else {
-      return std::move(h.promise().result());
+      return std::move(h.promise().completed_result());
     }
   }
 };

@@ -97,6 +97,15 @@ struct promise final : promise_base {
       throw_no_value();
     return m_value;
   }
+  /// result() of a task known to have completed (a call, whose parent resumes only after the
+  /// child's final suspend point): without an exception it returned a value (flowing off the
+  /// end of a coroutine that returns a value is undefined behaviour), so only the exception is
+  /// tested.
+  T& completed_result() & {
+    if (m_exception.has()) [[unlikely]]
+      m_exception.rethrow();
+    return m_value;
+  }
 
   union {
     T m_value;
@@ -118,6 +127,12 @@ struct promise<T&> final : promise_base {
       throw_no_value();
     return *m_ptr;
   }
+  /// See promise<T>::completed_result.
+  T& completed_result() const {
+    if (m_exception.has()) [[unlikely]]
+      m_exception.rethrow();
+    return *m_ptr;
+  }
   T* m_ptr = nullptr;
 };
 
@@ -129,6 +144,7 @@ struct promise<void> final : promise_base {
     if (m_exception.has()) [[unlikely]]
       m_exception.rethrow();
   }
+  void completed_result() const { result(); }
 };
 
 }  // namespace locus::detail

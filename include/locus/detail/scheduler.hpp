@@ -106,10 +106,11 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, fr
 /// A frame arrives at a sync (or its final suspend) with m_expected != 0. True if every child
 /// has already completed; otherwise the last child continues the frame.
 [[nodiscard]] inline bool join_arrive(frame& f) noexcept {
-  const std::int64_t d = k_join_bias - static_cast<std::int64_t>(f.m_expected);
+  const auto d = static_cast<std::int64_t>(f.m_expected);
   // acq_rel: release publishes the frame's state to the child that will continue it;
   // acquire, if we are last, makes the children's writes (results, exceptions) visible.
-  return f.m_join.fetch_sub(d, std::memory_order_acq_rel) == d;
+  // Last if the counter, minus the completions so far, plus d is zero (frame.hpp).
+  return f.m_join.fetch_add(d, std::memory_order_acq_rel) == -d;
 }
 
 /// After a completed join: reset the counter, open a new sync epoch.
@@ -117,7 +118,7 @@ inline void after_join(frame& f) noexcept {
   if (f.m_expected != 0) {
     // Relaxed: no child of the finished epoch touches m_join again, and new children are
     // published later by a release push.
-    f.m_join.store(k_join_bias, std::memory_order_relaxed);
+    f.m_join.store(0, std::memory_order_relaxed);
     f.m_expected = 0;
   }
   ++f.m_sync_epoch;

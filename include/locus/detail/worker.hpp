@@ -209,17 +209,29 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
   return heap_block_allocate(n);
 }
 
+/// frame_deallocate() for a block not on the current stacklet of this thread's worker: a heap
+/// block, a block of another stacklet or another worker's, or a free off the workers.
+inline void frame_deallocate_other(worker* w, block_header* h) noexcept {
+  if (h->heap) {
+    heap_block_free(h);
+  } else if (w != nullptr) {
+    w->stack().deallocate_local(h);  // pops back or counts a remote free (deallocate_other)
+  } else {
+    frame_stack::free_remote(h);
+  }
+}
+
 inline void frame_deallocate(void* p) noexcept {
   auto* h = reinterpret_cast<block_header*>(static_cast<char*>(p) - k_block_header);
-  if (h->heap) [[unlikely]] {
-    heap_block_free(h);
+  // The common case first: a block of this worker's current stacklet. No heap block lies in a
+  // stacklet (a stacklet's bytes are all its own), so this test implies !h->heap, which is
+  // read only on the other paths.
+  worker* w = t_worker;
+  if (w != nullptr && w->stack().on_current(h)) [[likely]] {
+    w->stack().deallocate_current(h);
     return;
   }
-  if (worker* w = t_worker) [[likely]] {
-    w->stack().deallocate_local(h);
-    return;
-  }
-  frame_stack::free_remote(h);
+  frame_deallocate_other(w, h);
 }
 
 }  // namespace locus::detail
