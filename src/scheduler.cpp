@@ -88,9 +88,9 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
         return transfer(parent->handle());
       return next;
     }
+    // Both leave their scope; the exception stays in the frame's own slot, where finish's
+    // await_resume (a body) or run() (the root) reads it.
     case frame_kind::finish_body:
-      // The body's exception stays in its own slot; finish's await_resume reads it.
-      return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::root:
       return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::detached:  // ext/ready.hpp: its starter did its bookkeeping in the body
@@ -102,12 +102,11 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
 
 }  // namespace
 
-std::coroutine_handle<> join_parent(frame& first) noexcept {
+std::coroutine_handle<> join_parent(frame& parent) noexcept {
   worker& w = *t_worker;
-  frame* p = &first;
+  frame* p = &parent;
   for (;;) {
-    // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
-    if (p->m_join.fetch_sub(1, std::memory_order_acq_rel) != 1) return std::noop_coroutine();
+    if (!child_arrive(*p)) return std::noop_coroutine();
     // Last child: p is suspended at a sync or at its final suspend point.
     if (!p->m_at_final) return resume_in_place(w, *p);
     after_join(*p);

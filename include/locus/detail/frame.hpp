@@ -236,16 +236,12 @@ struct frame {
     // m_finish, m_schedule, m_place, m_stack_base: one copy of the 24 bytes they occupy
     // together (two moves; field by field, gcc 12 makes eight). static_asserts below.
     std::memcpy(static_cast<void*>(&child.m_finish), static_cast<const void*>(&m_finish),
-                k_inherited_bytes);
+                offsetof(frame, m_level) - offsetof(frame, m_finish));
     child.m_level = m_level + 1;
     child.m_spawn_index = m_next_spawn++;
     child.m_parent_epoch = m_sync_epoch;
     child.m_kind = kind;
   }
-
-  /// The bytes from m_finish to the end of m_stack_base, which link() copies at once.
-  static constexpr std::size_t k_inherited_bytes =
-      sizeof(finish_scope*) + sizeof(std::uint64_t) + 2 * sizeof(std::uint32_t);
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or
   /// a join, rather than reaching it by a call or a work-first spawn.
@@ -271,14 +267,13 @@ struct frame {
   }
 };
 
-// link() copies m_finish .. m_stack_base as one block: they must stay adjacent, in this order,
-// trivially copyable, with no padding between them.
+// link() copies [m_finish, m_level) as one block: it must hold exactly m_finish, m_schedule,
+// m_place and m_stack_base, in this order, with no padding (all trivially copyable).
 static_assert(std::is_standard_layout_v<frame>);
-static_assert(offsetof(frame, m_schedule) == offsetof(frame, m_finish) + sizeof(finish_scope*));
+static_assert(offsetof(frame, m_schedule) == offsetof(frame, m_finish) + sizeof(void*));
 static_assert(offsetof(frame, m_place) == offsetof(frame, m_schedule) + sizeof(std::uint64_t));
 static_assert(offsetof(frame, m_stack_base) == offsetof(frame, m_place) + sizeof(std::uint32_t));
-static_assert(offsetof(frame, m_stack_base) + sizeof(std::uint32_t) ==
-              offsetof(frame, m_finish) + frame::k_inherited_bytes);
+static_assert(offsetof(frame, m_level) == offsetof(frame, m_stack_base) + sizeof(std::uint32_t));
 
 /// Work that runs without a coroutine frame: a plain function over a small header embedded in
 /// the caller's own object (a data-driven task's node, src/dataflow/graph.cpp). The worker loop

@@ -113,6 +113,14 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, fr
   return f.m_join.fetch_add(d, std::memory_order_acq_rel) == -d;
 }
 
+/// A counted child of `f` completed (a help-first or remote child, or a work-first child whose
+/// parent's continuation was taken). True if it was the last one and `f` has arrived at its
+/// sync: then this child continues `f`.
+[[nodiscard]] inline bool child_arrive(frame& f) noexcept {
+  // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
+  return f.m_join.fetch_sub(1, std::memory_order_acq_rel) == 1;
+}
+
 /// After a completed join: reset the counter, open a new sync epoch.
 inline void after_join(frame& f) noexcept {
   if (f.m_expected != 0) {
