@@ -88,9 +88,9 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
         return transfer(parent->handle());
       return next;
     }
+    // Both leave their scope; the exception stays in the frame's own slot, where finish's
+    // await_resume (a body) or run() (the root) reads it.
     case frame_kind::finish_body:
-      // The body's exception stays in its own slot; finish's await_resume reads it.
-      return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::root:
       return leave_scope(w, *f.m_finish, k_join_bias);
     case frame_kind::detached:  // ext/ready.hpp: its starter did its bookkeeping in the body
@@ -102,12 +102,11 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
 
 }  // namespace
 
-std::coroutine_handle<> join_parent(frame& first) noexcept {
+std::coroutine_handle<> join_parent(frame& parent) noexcept {
   worker& w = *t_worker;
-  frame* p = &first;
+  frame* p = &parent;
   for (;;) {
-    // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
-    if (p->m_join.fetch_sub(1, std::memory_order_acq_rel) != 1) return std::noop_coroutine();
+    if (!child_arrive(*p)) return std::noop_coroutine();
     // Last child: p is suspended at a sync or at its final suspend point.
     if (!p->m_at_final) return resume_in_place(w, *p);
     after_join(*p);
@@ -124,6 +123,63 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept {
   frame* next = nullptr;
   std::coroutine_handle<> h = finish_frame(w, f, next);
   return next == nullptr ? h : join_parent(*next);
+}
+
+void exception_slot::rethrow() const {
+  std::rethrow_exception(get());
+}
+
+void exception_slot::rethrow_taken() {
+  std::rethrow_exception(take());
+}
+
+void exception_slot::release(std::exception_ptr* p) noexcept {
+  delete p;
+}
+
+std::coroutine_handle<> spawn_slow(frame& parent, frame& child, std::uint8_t policy,
+                                   std::uint32_t place, bool is_async) noexcept {
+  worker& w = *t_worker;
+  parent.adopt(child, is_async ? frame_kind::async : frame_kind::spawned);
+  if (place != k_any_place && place != parent.m_place)
+    return spawn_remote(w, parent, child, place, is_async);
+  // As in spawn_start: counted before the child is published.
+  if (is_async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
+  const spawn_choice choice = w.choose_spawn(parent, policy);
+  if (choice >= spawn_choice::custom) return spawn_decide(w, parent, child, is_async, choice);
+  return spawn_push(w, parent, child, is_async, choice == spawn_choice::work_first);
+}
+
+std::coroutine_handle<> spawn_decide(worker& w, frame& parent, frame& child, bool is_async,
+                                     spawn_choice choice) noexcept {
+  if (choice == spawn_choice::reevaluate) choice = w.reevaluate_and_choose(parent);
+  if (choice == spawn_choice::custom) return spawn_custom(w, parent, child, is_async);
+  return spawn_push(w, parent, child, is_async, choice == spawn_choice::work_first);
+}
+
+std::coroutine_handle<> call_slow(frame& parent, frame& child) noexcept {
+  parent.adopt(child, frame_kind::called);
+  return transfer(child.handle());
+}
+
+std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t item) noexcept {
+  if (popped) t_worker->tasks().push(item);  // someone else's item (we were resumed elsewhere)
+  frame* parent = f.m_parent;
+  // The continuation was taken: the parent runs elsewhere and may drop our future meanwhile
+  // (frame.hpp, "Orphans"). Nothing of this frame is touched after the exchange.
+  if (f.m_orphan.exchange(k_completed, std::memory_order_acq_rel) == k_orphaned)
+    f.handle().destroy();
+  return join_parent(*parent);
+}
+
+std::coroutine_handle<> on_final_slow(frame& f) noexcept {
+  if (f.m_data != nullptr) complete_data(f);
+  if (f.m_expected != 0) {
+    f.m_at_final = true;  // read by the last child, after its acquire on m_join
+    if (!join_arrive(f)) return std::noop_coroutine();
+    after_join(f);
+  }
+  return complete(f);
 }
 
 std::coroutine_handle<> spawn_remote(worker& w, frame& parent, frame& child, std::uint32_t place,

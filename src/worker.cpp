@@ -48,6 +48,13 @@ void worker::reevaluate() noexcept {
   }
 }
 
+spawn_choice worker::reevaluate_and_choose(const frame& parent) noexcept {
+  // Restarts the count: the next re-evaluation is INT spawns after this one, as when the
+  // count reached zero at this spawn (choose_spawn stops at 1 instead of counting down to 0).
+  reevaluate();
+  return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
+}
+
 namespace {
 
 /// The installed observers (ext/observer.hpp), or null: the one load and branch each

@@ -77,7 +77,7 @@ requires task_invocable<F, A...>
 template <class F, class... A>
 requires task_invocable<F, A...> && detail::no_spawn_options<A...>
 [[nodiscard]] auto spawn(F&& f, A&&... args) {
-  return spawn(call(std::forward<F>(f), std::forward<A>(args)...), spawn_options{});
+  return spawn(call(std::forward<F>(f), std::forward<A>(args)...));
 }
 
 /// Spawn f(args...) with options, e.g. spawn(help_first | at(1), f, x).

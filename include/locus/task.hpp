@@ -52,16 +52,19 @@ struct call_awaiter {
   [[nodiscard]] bool await_ready() const noexcept { return false; }
   template <class P>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
-    parent.promise().adopt(h.promise(), frame_kind::called);
+    frame& p = parent.promise();
+    if (p.m_data != nullptr) [[unlikely]]
+      return call_slow(p, h.promise());  // a tail call, as the spawn path's (scheduler.hpp)
+    p.link(h.promise(), frame_kind::called);
     return transfer(h);
   }
   T await_resume() const {
     if constexpr (std::is_void_v<T>) {
-      h.promise().result();
+      h.promise().completed_result();
     } else if constexpr (std::is_reference_v<T>) {
-      return h.promise().result();
+      return h.promise().completed_result();
     } else {
-      return std::move(h.promise().result());
+      return std::move(h.promise().completed_result());
     }
   }
 };
@@ -186,6 +189,7 @@ inline void check_place(std::uint32_t place) {
   if (place >= num_places_of(*t_worker)) throw_bad_place(place);
 }
 
+/// co_await spawn(t, options): the child and the options given.
 template <class T>
 struct spawn_awaiter {
   task<T> child;
@@ -199,6 +203,20 @@ struct spawn_awaiter {
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
     return spawn_start<false>(parent.promise(), child.promise(), opts.policy, opts.place);
+  }
+  future<T> await_resume() noexcept { return future<T>{child.release()}; }
+};
+
+/// co_await spawn(t): no options, so the policy and the place are constants the spawn path
+/// folds (no option bytes stored in the frame, no place check, no policy override test).
+template <class T>
+struct plain_spawn_awaiter {
+  task<T> child;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<P> parent) noexcept {
+    return spawn_start<false>(parent.promise(), child.promise(), k_policy_default, k_any_place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
@@ -236,7 +254,7 @@ struct sync_awaiter {
   void await_resume() const {
     after_join(*f);
     if (f->m_exception.has()) [[unlikely]]
-      std::rethrow_exception(f->m_exception.take());
+      f->m_exception.rethrow_taken();
   }
 };
 
@@ -261,7 +279,7 @@ struct finish_awaiter {
   void await_resume() {
     body.promise().result();  // the body's own exception first
     if (scope.exception.has()) [[unlikely]]
-      std::rethrow_exception(scope.exception.take());
+      scope.exception.rethrow_taken();
   }
 };
 
@@ -276,7 +294,12 @@ inline finish_awaiter promise_base::await_transform(finish_request&& r) noexcept
 
 /// Spawn `t`: it may run in parallel with the rest of this frame until the next sync.
 template <class T>
-[[nodiscard]] detail::spawn_awaiter<T> spawn(task<T>&& t, spawn_options o = {}) noexcept {
+[[nodiscard]] detail::plain_spawn_awaiter<T> spawn(task<T>&& t) noexcept {
+  return {std::move(t)};
+}
+/// Spawn `t` with options (a policy, a place): `spawn(t, at(1) | help_first)`.
+template <class T>
+[[nodiscard]] detail::spawn_awaiter<T> spawn(task<T>&& t, spawn_options o) noexcept {
   return {std::move(t), o};
 }
 

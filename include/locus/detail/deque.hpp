@@ -64,7 +64,10 @@ class deque {
     // the thief that took it has read it.
     const std::int64_t t = m_top.load(std::memory_order_acquire);
     ring* r = m_ring.load(std::memory_order_relaxed);  // only the owner swaps rings
-    if (b - t > static_cast<std::int64_t>(r->mask)) r = grow(r, t, b);
+    if (b - t > static_cast<std::int64_t>(r->mask)) [[unlikely]] {
+      push_grown(v, r, t, b);  // a tail call: nothing of this frame is live across it
+      return;
+    }
     r->put(b, v);
     // Release: a thief that reads the new bottom (acquire) must also see the slot written
     // above, and everything the owner wrote before it (the task's frame). The paper uses a
@@ -140,6 +143,17 @@ class deque {
   }
 
  private:
+  /// push() on a full ring: grow it, then push. Out of line, cold, and the last thing push()
+  /// does: push is inlined into every coroutine that spawns, and a call in the middle of it
+  /// (the grow, followed by the store of the item) would keep the item and the indices in
+  /// callee-saved registers, which that coroutine's resume function then saves and restores on
+  /// every entry, for the sake of this rare path (docs/design/0016).
+  [[gnu::noinline, gnu::cold]] void push_grown(T v, ring* r, std::int64_t t, std::int64_t b) {
+    r = grow(r, t, b);
+    r->put(b, v);
+    m_bottom.store(b + 1, std::memory_order_release);  // release: as in push()
+  }
+
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {
     auto bigger = std::make_unique<ring>(old->capacity() * 2);
     for (std::int64_t i = t; i < b; ++i)

@@ -8,18 +8,24 @@
 //   help-first or remote child, plus one per time its continuation was taken off a deque while
 //   a spawned child ran (a steal, or a pop by the worker loop). Only the thread currently
 //   running the frame touches m_expected, so it is a plain integer.
-//   m_join starts at k_join_bias. Each such child, when it completes, decrements it by one. At a
-//   sync the frame subtracts (k_join_bias - m_expected): whoever brings it to zero, the frame
-//   or its last child, continues the frame. The bias keeps the counter from reaching zero
-//   before the frame has arrived, however many children finish early.
+//   m_join starts at zero. Each such child, when it completes, decrements it by one. At a sync
+//   the frame adds m_expected: whoever brings it to zero, the frame or its last child,
+//   continues the frame. Before the frame arrives the counter is minus the completions so far,
+//   below zero after any decrement, so no child can bring it to zero early, however many finish
+//   before the frame arrives (a signed 64-bit counter: no bias is needed, and the constructor
+//   stores a zero that merges with the header's other zeros). After the arrival it is the
+//   completions still missing, >= 0.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <mutex>
+#include <type_traits>
 
 /// The spawn path is a handful of inline functions the compiler must fold into the coroutine
 /// that spawns; gcc 12 stops inlining them once the coroutine body grows, and a call costs
@@ -32,6 +38,7 @@
 
 namespace locus::detail {
 
+/// A finish scope's starting count (finish_scope).
 inline constexpr std::int64_t k_join_bias = std::int64_t{1} << 40;
 
 /// How a frame was started, which decides what its completion does.
@@ -55,7 +62,10 @@ class exception_slot {
   exception_slot() = default;
   exception_slot(const exception_slot&) = delete;
   exception_slot& operator=(const exception_slot&) = delete;
-  ~exception_slot() { delete m_ptr.load(std::memory_order_relaxed); }
+  ~exception_slot() {
+    if (std::exception_ptr* p = m_ptr.load(std::memory_order_relaxed)) [[unlikely]]
+      release(p);
+  }
 
   void offer(std::exception_ptr e) noexcept {
     auto* p = new (std::nothrow) std::exception_ptr(std::move(e));
@@ -72,6 +82,15 @@ class exception_slot {
     const std::exception_ptr* p = m_ptr.load(std::memory_order_acquire);
     return p != nullptr ? *p : std::exception_ptr{};
   }
+  /// Rethrow a copy of the stored exception (the slot keeps it); there must be one (has()).
+  /// Out of line, as release() and rethrow_taken(): every locus coroutine inlines the code
+  /// that calls them, and an exception_ptr handled inline (a temporary whose address lives
+  /// across the call) costs that coroutine a callee-saved register on every resumption
+  /// (docs/design/0016).
+  [[noreturn]] void rethrow() const;
+  /// Rethrow the stored exception, emptying the slot; there must be one (has()).
+  [[noreturn]] void rethrow_taken();
+
   /// The stored exception, emptying the slot (a sync that rethrows it consumes it).
   [[nodiscard]] std::exception_ptr take() noexcept {
     std::exception_ptr* p = m_ptr.exchange(nullptr, std::memory_order_acquire);
@@ -82,6 +101,8 @@ class exception_slot {
   }
 
  private:
+  static void release(std::exception_ptr* p) noexcept;
+
   std::atomic<std::exception_ptr*> m_ptr{nullptr};
 };
 
@@ -120,8 +141,10 @@ struct run_signal {
   bool done = false;
 };
 
-/// An HJ finish scope: counts every async started inside it, transitively. Same bias trick as
-/// the frame join: the scope's owner arrives once by subtracting the bias.
+/// An HJ finish scope: counts every async started inside it, transitively. Unlike a frame's
+/// join, nobody counts the asyncs ahead of the owner's arrival, so the counter starts at a
+/// bias (k_join_bias, above any count) that keeps it from reaching zero early, and the owner
+/// arrives once by subtracting the bias.
 struct finish_scope {
   std::atomic<std::int64_t> pending{k_join_bias};
   exception_slot exception;
@@ -146,30 +169,13 @@ inline constexpr std::uint8_t k_completed = 2;
 /// (adopt() for spawns, calls and finish bodies; runtime::run for the root) before it first
 /// runs, so the coroutine's constructor does not store them only to have adopt() overwrite
 /// them on the spawn path.
+///
+/// Order (docs/design/0016): the fields a child copies from its parent unchanged (m_finish,
+/// m_schedule, m_place, m_stack_base) are adjacent, so link() copies them in two moves; the
+/// fields the constructor sets to zero are adjacent, so it clears them in a few wide stores.
 struct frame {
-  frame* m_parent;           ///< spawn/call parent; null for the root
-  finish_scope* m_finish;    ///< innermost enclosing finish scope
-  void* m_handle = nullptr;  ///< this coroutine's address (get_return_object)
-  std::atomic<std::int64_t> m_join{k_join_bias};
-  exception_slot m_exception;       ///< own or a child's exception, rethrown at sync
-  std::uint32_t m_expected = 0;     ///< see the join protocol above
-  std::uint32_t m_sync_epoch = 0;   ///< bumped by every completed sync
-  std::uint32_t m_next_spawn = 0;   ///< index the next child of this frame gets
-  std::uint32_t m_parent_epoch;     ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_parent_expected;  ///< parent's m_expected when spawned work-first
-  std::uint32_t m_level;            ///< depth in the spawn/call tree (root 0)
-  /// Level of the first frame of this frame's on-stack chain (SLAW's S): the frame a worker
-  /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
-  /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
-  std::uint32_t m_stack_base;
-  std::uint32_t m_spawn_index;  ///< index of this frame among its parent's children
-  std::uint32_t m_place;        ///< the place this frame runs in (see docs/design/0005)
-  frame_kind m_kind;
-  bool m_work_first;        ///< spawned work-first: the parent sits on our deque
-  bool m_at_final = false;  ///< waiting for children at its final suspend point
-  /// The data this task touches (declared, or a share of its parent's); null for none. Owned
-  /// by the frame; freed at completion (complete_data) or with an unrun frame.
-  data_slot* m_data = nullptr;
+  frame* m_parent;         ///< spawn/call parent; null for the root
+  finish_scope* m_finish;  ///< innermost enclosing finish scope
   /// The scheduling word (docs/design/0008, "Recording" and "Replay"): copied from the parent
   /// at adopt(), so every frame carries the schedule state of the phase that spawned it. The
   /// phase half is rewritten only where a frame is picked up from elsewhere (a steal, a
@@ -178,9 +184,30 @@ struct frame {
   /// traced (k_no_phase: none); high half: the strategy's slot (replay: the template node
   /// that governs the frame; designated schedules: the level of the frame heading its phase).
   std::uint64_t m_schedule;
+  std::uint32_t m_place;  ///< the place this frame runs in (see docs/design/0005)
+  /// Level of the first frame of this frame's on-stack chain (SLAW's S): the frame a worker
+  /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
+  /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
+  std::uint32_t m_stack_base;
+  std::uint32_t m_level;                ///< depth in the spawn/call tree (root 0)
+  std::uint32_t m_spawn_index;          ///< index of this frame among its parent's children
+  std::uint32_t m_parent_epoch;         ///< parent's m_sync_epoch when this frame was spawned
+  std::uint32_t m_parent_expected;      ///< parent's m_expected when spawned work-first
+  void* m_handle = nullptr;             ///< this coroutine's address (get_return_object)
+  std::atomic<std::int64_t> m_join{0};  ///< see the join protocol above
+  exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
+  /// The data this task touches (declared, or a share of its parent's); null for none. Owned
+  /// by the frame; freed at completion (complete_data) or with an unrun frame.
+  data_slot* m_data = nullptr;
+  std::uint32_t m_expected = 0;    ///< see the join protocol above
+  std::uint32_t m_sync_epoch = 0;  ///< bumped by every completed sync
+  std::uint32_t m_next_spawn = 0;  ///< index the next child of this frame gets
   /// Who frees a spawned frame whose future may be dropped before the frame completes (see
   /// "Orphans" below and future::reset): k_owned, then k_orphaned or k_completed, first come.
   std::atomic<std::uint8_t> m_orphan{0};
+  bool m_at_final = false;  ///< waiting for children at its final suspend point
+  frame_kind m_kind;
+  bool m_work_first;  ///< spawned work-first: the parent sits on our deque
 
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
     return std::coroutine_handle<>::from_address(m_handle);
@@ -194,19 +221,26 @@ struct frame {
       free_data(m_data);  // a frame destroyed unrun
   }
 
-  /// Link `child` under this frame before it starts.
+  /// Link `child` under this frame before it starts, its data included (inherit_data).
   void adopt(frame& child, frame_kind kind) noexcept {
-    child.m_parent = this;
-    child.m_finish = m_finish;
-    child.m_kind = kind;
-    child.m_level = m_level + 1;
-    child.m_stack_base = m_stack_base;
-    child.m_spawn_index = m_next_spawn++;
-    child.m_parent_epoch = m_sync_epoch;
-    child.m_place = m_place;
-    child.m_schedule = m_schedule;
+    link(child, kind);
     if (m_data != nullptr) [[unlikely]]
       inherit_data(*this, child);
+  }
+
+  /// adopt() for a frame that carries no data (m_data null): the fields alone, no call. The
+  /// spawn and call fast paths test m_data first and take an out-of-line path when it is set,
+  /// so that they call nothing (docs/design/0016).
+  void link(frame& child, frame_kind kind) noexcept {
+    child.m_parent = this;
+    // m_finish, m_schedule, m_place, m_stack_base: one copy of the 24 bytes they occupy
+    // together (two moves; field by field, gcc 12 makes eight). static_asserts below.
+    std::memcpy(static_cast<void*>(&child.m_finish), static_cast<const void*>(&m_finish),
+                offsetof(frame, m_level) - offsetof(frame, m_finish));
+    child.m_level = m_level + 1;
+    child.m_spawn_index = m_next_spawn++;
+    child.m_parent_epoch = m_sync_epoch;
+    child.m_kind = kind;
   }
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or
@@ -232,6 +266,14 @@ struct frame {
     m_schedule = k_schedule_root;
   }
 };
+
+// link() copies [m_finish, m_level) as one block: it must hold exactly m_finish, m_schedule,
+// m_place and m_stack_base, in this order, with no padding (all trivially copyable).
+static_assert(std::is_standard_layout_v<frame>);
+static_assert(offsetof(frame, m_schedule) == offsetof(frame, m_finish) + sizeof(void*));
+static_assert(offsetof(frame, m_place) == offsetof(frame, m_schedule) + sizeof(std::uint64_t));
+static_assert(offsetof(frame, m_stack_base) == offsetof(frame, m_place) + sizeof(std::uint32_t));
+static_assert(offsetof(frame, m_level) == offsetof(frame, m_stack_base) + sizeof(std::uint32_t));
 
 /// Work that runs without a coroutine frame: a plain function over a small header embedded in
 /// the caller's own object (a data-driven task's node, src/dataflow/graph.cpp). The worker loop

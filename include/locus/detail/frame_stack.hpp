@@ -177,21 +177,32 @@ class frame_stack {
   /// Free a block made by `allocate` on this stack. Owner thread only; other frees go through
   /// free_remote().
   void deallocate_local(block_header* h) noexcept {
-    stacklet* s = stacklet_of(h);
-    if (s == m_current.load(std::memory_order_relaxed)) [[likely]] {
-      --s->local_live;
-      char* p = reinterpret_cast<char*>(h);
-      const std::size_t bytes = h->bytes;
-      asan_poison(p, bytes);
-      if (p + bytes == s->top.load(std::memory_order_relaxed)) {
-        // With no local frame left and (hence) no remote one, drop any holes below as well.
-        s->top.store(s->local_live == 0 ? s->base() : p, std::memory_order_relaxed);
-      } else if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
-        s->top.store(s->base(), std::memory_order_relaxed);  // everything freed: drop the holes
-      }
+    if (on_current(h)) [[likely]] {
+      deallocate_current(h);
       return;
     }
     deallocate_other(h);
+  }
+
+  /// Whether `h` lies in this stack's current stacklet (never true of a heap block: no heap
+  /// block lies in a stacklet). Owner thread only.
+  [[nodiscard]] bool on_current(const block_header* h) const noexcept {
+    return stacklet_of(h) == m_current.load(std::memory_order_relaxed);
+  }
+
+  /// deallocate_local() of a block on the current stacklet (on_current(h)). Owner only.
+  void deallocate_current(block_header* h) noexcept {
+    stacklet* s = stacklet_of(h);
+    --s->local_live;
+    char* p = reinterpret_cast<char*>(h);
+    const std::size_t bytes = h->bytes;
+    asan_poison(p, bytes);
+    if (p + bytes == s->top.load(std::memory_order_relaxed)) {
+      // With no local frame left and (hence) no remote one, drop any holes below as well.
+      s->top.store(s->local_live == 0 ? s->base() : p, std::memory_order_relaxed);
+    } else if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
+      s->top.store(s->base(), std::memory_order_relaxed);  // everything freed: drop the holes
+    }
   }
 
   [[nodiscard]] bool owns_current(const block_header* h) const noexcept {

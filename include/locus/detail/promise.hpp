@@ -92,9 +92,18 @@ struct promise final : promise_base {
   /// twice rethrows twice).
   T& result() & {
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
     if (!m_has_value) [[unlikely]]
       throw_no_value();
+    return m_value;
+  }
+  /// result() of a task known to have completed (a call, whose parent resumes only after the
+  /// child's final suspend point): without an exception it returned a value (flowing off the
+  /// end of a coroutine that returns a value is undefined behaviour), so only the exception is
+  /// tested.
+  T& completed_result() & {
+    if (m_exception.has()) [[unlikely]]
+      m_exception.rethrow();
     return m_value;
   }
 
@@ -113,9 +122,15 @@ struct promise<T&> final : promise_base {
     // The exception first: a child can fail after this task returned (its implicit final
     // sync), and then the task has a value and an exception, and the exception wins.
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
     if (m_ptr == nullptr) [[unlikely]]
       throw_no_value();
+    return *m_ptr;
+  }
+  /// See promise<T>::completed_result.
+  T& completed_result() const {
+    if (m_exception.has()) [[unlikely]]
+      m_exception.rethrow();
     return *m_ptr;
   }
   T* m_ptr = nullptr;
@@ -127,8 +142,9 @@ struct promise<void> final : promise_base {
   void return_void() const noexcept {}
   void result() const {
     if (m_exception.has()) [[unlikely]]
-      std::rethrow_exception(m_exception.get());
+      m_exception.rethrow();
   }
+  void completed_result() const { result(); }
 };
 
 }  // namespace locus::detail

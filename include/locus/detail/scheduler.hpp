@@ -30,6 +30,24 @@ std::coroutine_handle<> complete_slow(frame& f) noexcept;
 std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
                                      bool is_async) noexcept;
 std::coroutine_handle<> join_parent(frame& parent) noexcept;
+/// The out-of-line halves of the inline paths below (src/scheduler.cpp). Each is the last
+/// thing its inline caller does (a tail call), so that the inline paths, folded into every
+/// coroutine, keep nothing live across a call: a value live across one would sit in a
+/// callee-saved register, which the coroutine's resume function then saves and restores on
+/// every entry, at every resumption of every task (docs/design/0016).
+/// A spawn by a frame that carries data, or to another place than the parent's: all of it.
+std::coroutine_handle<> spawn_slow(frame& parent, frame& child, std::uint8_t policy,
+                                   std::uint32_t place, bool is_async) noexcept;
+/// The rest of a spawn whose choice was `custom` or `reevaluate` (the child is linked).
+std::coroutine_handle<> spawn_decide(worker& w, frame& parent, frame& child, bool is_async,
+                                     spawn_choice choice) noexcept;
+/// A call by a frame that carries data: adopt() with the data, then start the child.
+std::coroutine_handle<> call_slow(frame& parent, frame& child) noexcept;
+/// A work-first child completed and its parent's continuation was not at the bottom of the
+/// deque (`popped`: the pop took `item`, someone else's, which goes back).
+std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t item) noexcept;
+/// on_final for a frame with data or with children outstanding.
+std::coroutine_handle<> on_final_slow(frame& f) noexcept;
 [[noreturn]] void throw_bad_place(std::uint32_t place);
 [[noreturn]] void throw_not_on_worker(const char* what);
 [[nodiscard]] std::uint32_t num_places_of(const worker& w) noexcept;
@@ -54,37 +72,53 @@ LOCUS_ALWAYS_INLINE inline std::uintptr_t start_help_first(worker& w, frame& par
   return fresh_item(&child);
 }
 
+/// Pushes the stealable half of a decided built-in spawn and returns what runs next.
+LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_push(worker& w, frame& parent,
+                                                              frame& child, bool is_async,
+                                                              bool work_first) noexcept {
+  if (work_first) {
+    w.tasks().push(start_work_first(w, parent, child, is_async));
+    return transfer(child.handle());
+  }
+  w.tasks().push(start_help_first(w, parent, child, is_async));
+  return transfer(parent.handle());
+}
+
 /// Starts `child` of `parent` by spawn (Async false) or async. Returns what to run next.
 template <bool Async>
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> spawn_start(frame& parent, frame& child,
                                                                std::uint8_t policy,
                                                                std::uint32_t place) noexcept {
-  worker& w = *t_worker;
-  parent.adopt(child, Async ? frame_kind::async : frame_kind::spawned);
   // The running frame's place is its worker's place (the place rule), so this compares with
   // the parent's field instead of the worker's.
-  if (place != k_any_place && place != parent.m_place) [[unlikely]]
-    return spawn_remote(w, parent, child, place, Async);
+  if (parent.m_data != nullptr || (place != k_any_place && place != parent.m_place)) [[unlikely]]
+    return spawn_slow(parent, child, policy, place, Async);
+  worker& w = *t_worker;
+  parent.link(child, Async ? frame_kind::async : frame_kind::spawned);
   // Counted before the child is published; the push's release orders it before any decrement.
   if constexpr (Async) child.m_finish->pending.fetch_add(1, std::memory_order_relaxed);
   const spawn_choice choice = w.choose_spawn(parent, policy);
-  if (choice == spawn_choice::custom) [[unlikely]]
-    return spawn_custom(w, parent, child, Async);
-  if (choice == spawn_choice::work_first) {
-    w.tasks().push(start_work_first(w, parent, child, Async));
-    return transfer(child.handle());
-  }
-  w.tasks().push(start_help_first(w, parent, child, Async));
-  return transfer(parent.handle());
+  if (choice >= spawn_choice::custom) [[unlikely]]
+    return spawn_decide(w, parent, child, Async, choice);
+  return spawn_push(w, parent, child, Async, choice == spawn_choice::work_first);
 }
 
 /// A frame arrives at a sync (or its final suspend) with m_expected != 0. True if every child
 /// has already completed; otherwise the last child continues the frame.
 [[nodiscard]] inline bool join_arrive(frame& f) noexcept {
-  const std::int64_t d = k_join_bias - static_cast<std::int64_t>(f.m_expected);
+  const auto d = static_cast<std::int64_t>(f.m_expected);
   // acq_rel: release publishes the frame's state to the child that will continue it;
   // acquire, if we are last, makes the children's writes (results, exceptions) visible.
-  return f.m_join.fetch_sub(d, std::memory_order_acq_rel) == d;
+  // Last if the counter, minus the completions so far, plus d is zero (frame.hpp).
+  return f.m_join.fetch_add(d, std::memory_order_acq_rel) == -d;
+}
+
+/// A counted child of `f` completed (a help-first or remote child, or a work-first child whose
+/// parent's continuation was taken). True if it was the last one and `f` has arrived at its
+/// sync: then this child continues `f`.
+[[nodiscard]] inline bool child_arrive(frame& f) noexcept {
+  // acq_rel: release our result/exception to the parent; acquire the siblings' if last.
+  return f.m_join.fetch_sub(1, std::memory_order_acq_rel) == 1;
 }
 
 /// After a completed join: reset the counter, open a new sync epoch.
@@ -92,7 +126,7 @@ inline void after_join(frame& f) noexcept {
   if (f.m_expected != 0) {
     // Relaxed: no child of the finished epoch touches m_join again, and new children are
     // published later by a release push.
-    f.m_join.store(k_join_bias, std::memory_order_relaxed);
+    f.m_join.store(0, std::memory_order_relaxed);
     f.m_expected = 0;
   }
   ++f.m_sync_epoch;
@@ -119,30 +153,19 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
     // ran on this worker, so it is in this worker's place).
     frame* parent = f.m_parent;
     deque<std::uintptr_t>& dq = t_worker->tasks();
-    std::uintptr_t item;
-    if (dq.pop(item)) {
-      if (item == continuation_item(parent, false)) [[likely]]
-        return transfer(parent->handle());
-      dq.push(item);  // someone else's item (we were resumed elsewhere): put it back
-    }
-    // The continuation was taken: the parent runs elsewhere and may drop our future meanwhile
-    // (frame.hpp, "Orphans"). Nothing of this frame is touched after the exchange.
-    if (f.m_orphan.exchange(k_completed, std::memory_order_acq_rel) == k_orphaned)
-      f.handle().destroy();
-    return join_parent(*parent);
+    std::uintptr_t item = 0;
+    const bool popped = dq.pop(item);
+    if (popped && item == continuation_item(parent, false)) [[likely]]
+      return transfer(parent->handle());
+    return complete_taken(f, popped, item);
   }
   return complete_slow(f);
 }
 
 /// The final suspend point of every locus coroutine.
 inline std::coroutine_handle<> on_final(frame& f) noexcept {
-  if (f.m_data != nullptr) [[unlikely]]
-    complete_data(f);
-  if (f.m_expected != 0) [[unlikely]] {
-    f.m_at_final = true;  // read by the last child, after its acquire on m_join
-    if (!join_arrive(f)) return std::noop_coroutine();
-    after_join(f);
-  }
+  if (f.m_data != nullptr || f.m_expected != 0) [[unlikely]]
+    return on_final_slow(f);
   return complete(f);
 }
 

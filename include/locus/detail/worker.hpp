@@ -26,8 +26,9 @@ inline constexpr std::uint8_t k_policy_default = 0xff;
 /// A worker's policy when a custom spawn rule (ext::spawn_rule) decides.
 inline constexpr std::uint8_t k_policy_custom = 0xfe;
 
-/// What choose_spawn decided.
-enum class spawn_choice : std::uint8_t { help_first, work_first, custom };
+/// What choose_spawn decided. `reevaluate`: SLAW's interval ended; the caller re-evaluates
+/// the adaptive policy (reevaluate_and_choose, out of line) before it decides.
+enum class spawn_choice : std::uint8_t { help_first, work_first, custom, reevaluate };
 
 /// A cheap per-worker xorshift, for victim choice.
 struct rng {
@@ -58,20 +59,34 @@ class worker {
   /// The spawn rule: does this spawn of a child of `parent` run work-first, or does a custom
   /// rule (ext::spawn_rule) decide it and where its stealable part goes (spawn_custom,
   /// src/strategies.cpp)? The built-in policies are inline; the custom rule is one more
-  /// compare away. spawn_start tests for `custom` after inlining this, where the compiler
-  /// threads the test into the custom branch alone (the built-in paths return constants).
+  /// compare away. spawn_start tests for `custom` and `reevaluate` after inlining this, where
+  /// the compiler threads the test into those branches alone (the built-in paths return
+  /// constants). Calls nothing: a call here would keep the spawn's state live across it, in
+  /// callee-saved registers of every spawning coroutine (docs/design/0016); SLAW's
+  /// re-evaluation is returned as `reevaluate` instead, for the caller to make out of line.
   [[nodiscard]] spawn_choice choose_spawn(const frame& parent, std::uint8_t policy) noexcept {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
+    // The default policy first: one compare on the path most spawns take.
+    if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) [[likely]] {
+      if (m_until_eval == 1) [[unlikely]]
+        return spawn_choice::reevaluate;
+      --m_until_eval;
+      return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
+    }
     if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return spawn_choice::work_first;
     if (p == static_cast<std::uint8_t>(spawn_policy::help_first)) return spawn_choice::help_first;
     // A frame whose strategy slot is k_slot_builtin has left what the custom rule governs
     // (replay: it is below the template): Cilk's work-first rule, inline, for it and for the
     // descendants that inherit the slot (ext::spawn_site::k_builtin).
-    if (p == k_policy_custom) [[unlikely]]
-      return schedule_slot(parent.m_schedule) == k_slot_builtin ? spawn_choice::work_first
-                                                                : spawn_choice::custom;
-    return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
+    // The only policy left is the custom rule's (m_policy is one of the four).
+    return schedule_slot(parent.m_schedule) == k_slot_builtin ? spawn_choice::work_first
+                                                              : spawn_choice::custom;
   }
+
+  /// choose_spawn's `reevaluate`: SLAW's interval of INT spawns ended at this spawn. Re-evaluate
+  /// the heuristic, then decide this spawn with it (adaptive: work-first or help-first). Out of
+  /// line (src/worker.cpp).
+  [[nodiscard]] spawn_choice reevaluate_and_choose(const frame& parent) noexcept;
 
   /// Owner only (a strategy, from acquire()): spawn with the scheduler's custom rule, or with
   /// the built-in policy `builtin` (inline, as the built-in schedulers do). No effect when the
@@ -103,9 +118,8 @@ class worker {
   std::coroutine_handle<> next_resume;
 
  private:
+  /// SLAW's conditions, after the interval count (choose_spawn, reevaluate_and_choose).
   bool choose_adaptive(const frame& parent) noexcept {
-    if (--m_until_eval == 0) [[unlikely]]
-      reevaluate();
     // (i) stack condition, first because it is the hard bound: the on-stack frames are the
     // parent's chain (frame.hpp: m_stack_base <= m_level, so the length cannot wrap).
     if (parent.chain_length_of_child() >= m_slaw.stack_limit) [[unlikely]] {
@@ -195,17 +209,29 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
   return heap_block_allocate(n);
 }
 
+/// frame_deallocate() for a block not on the current stacklet of this thread's worker: a heap
+/// block, a block of another stacklet or another worker's, or a free off the workers.
+inline void frame_deallocate_other(worker* w, block_header* h) noexcept {
+  if (h->heap) {
+    heap_block_free(h);
+  } else if (w != nullptr) {
+    w->stack().deallocate_local(h);  // pops back or counts a remote free (deallocate_other)
+  } else {
+    frame_stack::free_remote(h);
+  }
+}
+
 inline void frame_deallocate(void* p) noexcept {
   auto* h = reinterpret_cast<block_header*>(static_cast<char*>(p) - k_block_header);
-  if (h->heap) [[unlikely]] {
-    heap_block_free(h);
+  // The common case first: a block of this worker's current stacklet. No heap block lies in a
+  // stacklet (a stacklet's bytes are all its own), so this test implies !h->heap, which is
+  // read only on the other paths.
+  worker* w = t_worker;
+  if (w != nullptr && w->stack().on_current(h)) [[likely]] {
+    w->stack().deallocate_current(h);
     return;
   }
-  if (worker* w = t_worker) [[likely]] {
-    w->stack().deallocate_local(h);
-    return;
-  }
-  frame_stack::free_remote(h);
+  frame_deallocate_other(w, h);
 }
 
 }  // namespace locus::detail
