@@ -73,7 +73,10 @@ struct promise final : promise_base {
                 "reference (task<T&>)");
   static_assert(!std::is_array_v<T>, "locus::task<T[N]>: return a std::array instead");
 
-  promise() noexcept {}
+  // Not `= default`: with a T whose default constructor is not trivial (std::string), the
+  // anonymous union's member makes a defaulted constructor deleted; this one leaves m_value
+  // unconstructed until return_value.
+  promise() noexcept {}  // NOLINT(modernize-use-equals-default)
   ~promise() {
     if constexpr (!std::is_trivially_destructible_v<T>) {
       if (m_has_value) m_value.~T();
