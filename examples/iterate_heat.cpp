@@ -6,9 +6,12 @@
 #include <locus/laws.hpp>
 #include <locus/locus.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -48,13 +51,21 @@ locus::task<void> step(grid& g, std::size_t t) {
 
 }  // namespace
 
-int main() {
+/// Usage: example-iterate_heat [N [STEPS]] (default 65536 points, 8 steps). LOCUS_SCHEDULER
+/// picks another scheduler to compare (default here: laws); LOCUS_ACCOUNTING=1 adds the
+/// modelled misses and local share per step.
+int main(int argc, char** argv) {
   locus::config cfg = locus::config::from_env();
-  cfg.scheduler = locus::scheduler_kind::laws;
+  if (std::getenv("LOCUS_SCHEDULER") == nullptr) cfg.scheduler = locus::scheduler_kind::laws;
   if (cfg.topology.empty()) cfg.topology = "sockets=2,cores=2,l3=64KiB";
   locus::runtime rt(cfg);
 
-  const std::size_t n = 1 << 16, steps = 8;
+  const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : std::size_t{1} << 16;
+  const std::size_t steps = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 8;
+  if (n < 3 || steps == 0) {
+    std::fprintf(stderr, "usage: %s [N >= 3 [STEPS >= 1]]\n", argv[0]);
+    return 2;
+  }
   grid g(n), serial(n);
   for (std::size_t i = 0; i < n; ++i)
     g.a[i] = serial.a[i] = std::sin(0.001 * static_cast<double>(i));
@@ -69,7 +80,20 @@ int main() {
       to[i] = i == 0 || i + 1 == n ? from[i]
                                    : from[i] + 0.25 * (from[i - 1] - 2 * from[i] + from[i + 1]);
   }
-  for (const locus::iteration_stats& r : per_step)
+  for (const locus::iteration_stats& r : per_step) {
+    if (r.accounting) {
+      std::uint64_t most = 0;
+      for (std::uint64_t b : r.bytes_per_socket)
+        most = std::max(most, b);
+      std::printf(
+          "step %zu: local %.1f%%, L3 misses %llu (%llu remote), largest socket share "
+          "%.1f%% of %llu bytes\n",
+          r.index, 100.0 * r.local_share.value_or(0.0),
+          static_cast<unsigned long long>(r.l3_misses),
+          static_cast<unsigned long long>(r.l3_remote_misses),
+          r.bytes != 0 ? 100.0 * static_cast<double>(most) / static_cast<double>(r.bytes) : 0.0,
+          static_cast<unsigned long long>(r.bytes));
+    }
     std::printf(
         "step %zu: %.*s, %.*s, %.*s, CF depth %d (offset %+d), %llu CF roots, %llu "
         "cross-socket takes\n",
@@ -78,6 +102,7 @@ int main() {
         r.workload.data(), r.cf_level, r.packing_offset,
         static_cast<unsigned long long>(r.cf_roots),
         static_cast<unsigned long long>(r.cross_socket_takes));
+  }
   const bool ok = g.a == serial.a && g.b == serial.b;
   std::printf("%s\n", ok ? "matches the serial steps" : "DIFFERS from the serial steps");
   return ok ? 0 : 1;

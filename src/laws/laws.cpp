@@ -148,7 +148,11 @@ class laws_impl final : public ext::spawn_rule,
       const std::uint32_t start = w.random_below(m);
       for (std::uint32_t k = 0; k < m; ++k) {
         const std::uint32_t o = (start + k) % m;
-        if (o != here && w.take_from(m_layout.sockets[o]->pool, out)) {
+        // Leave the owner its next subtree: take only from a pool holding two or more
+        // (docs/design/0017: on an oversubscribed machine a head that is merely scheduled
+        // first would otherwise carry other sockets' subtrees away).
+        ext::shared_pool& victim = m_layout.sockets[o]->pool;
+        if (o != here && victim.size_hint() >= 2 && w.take_from(victim, out)) {
           m_cross.fetch_add(1, std::memory_order_relaxed);
           count_cf(out);
           return true;
