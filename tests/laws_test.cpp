@@ -256,6 +256,11 @@ TEST(Iterate, RecordsAccountingPerIterationUnderAnyScheduler) {
   EXPECT_TRUE(recs[1].local_share.has_value());
   EXPECT_EQ(recs[1].scheduler, "slaw");
   EXPECT_EQ(recs[1].stage, "");
+  const std::string json = locus::to_json(recs);
+  EXPECT_EQ(json.front(), '[');
+  EXPECT_NE(json.find("\"index\":1"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"bytes\":65536"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"bytes_per_socket\":["), std::string::npos) << json;
 }
 
 TEST(Laws, OneSchedulerObjectPerRuntime) {

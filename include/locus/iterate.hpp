@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -28,6 +29,12 @@
 namespace locus {
 
 using iteration_stats = ext::iteration_record;
+
+/// The records as a JSON array of objects, one per iteration (the runtime's JSON writer): index,
+/// time_ns, scheduler, stage, workload, cross_socket_takes, cf_roots, cf_level,
+/// packing_offset, and with accounting on local_share (null: no placed bytes), bytes,
+/// l3_misses, l3_remote_misses, private_misses, bytes_per_socket. For locus-bench's JSON.
+[[nodiscard]] std::string to_json(const std::vector<iteration_stats>& records);
 
 namespace detail {
 /// One iterate() call on a runtime: begin() and end() bracket each iteration's run.
