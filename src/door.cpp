@@ -1,6 +1,8 @@
 // The core's side of locus/ext/: core_ref, shared pools, observers' defaults, installation.
 #include <algorithm>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "locus/ext/core.hpp"
 #include "locus/ext/observer.hpp"
@@ -55,6 +57,9 @@ acquisition* core_ref::acquisition_strategy() const noexcept {
 spawn_rule* core_ref::spawn_strategy() const noexcept {
   return m_s->spawn.get();
 }
+iteration_hooks* core_ref::iteration_strategy() const noexcept {
+  return m_s->iterations.get();
+}
 shared_pool& core_ref::place_pool(unsigned p) const noexcept {
   return m_s->places[p]->mail;
 }
@@ -62,20 +67,33 @@ void core_ref::post(unsigned place, std::uintptr_t item) const {
   detail::post_to_place(*m_s, place, item);
 }
 void core_ref::wake_all() const noexcept {
-  for (const auto& d : m_s->idle_domains) {
-    // Each wake_one turns one sleeper into a thief; stop when none is left.
-    while (d->sleeping() != 0)
-      d->wake_one();
-  }
+  for (const auto& d : m_s->idle_domains)
+    d->wake_all();
 }
 void core_ref::wake_domain_of(unsigned worker, bool all) const noexcept {
-  detail::idle_domain& d = *m_s->places[m_s->workers[worker]->place()]->idle;
-  if (!all) {
-    d.wake_one();
-    return;
-  }
-  while (d.sleeping() != 0)
-    d.wake_one();
+  wake_domain(m_s->domain_of[worker], all);
+}
+unsigned core_ref::num_idle_domains() const noexcept {
+  return static_cast<unsigned>(m_s->idle_domains.size());
+}
+unsigned core_ref::idle_domain_of(unsigned worker) const noexcept {
+  return m_s->domain_of[worker];
+}
+const std::vector<unsigned>& core_ref::domain_workers(unsigned d) const noexcept {
+  return m_s->idle_domains[d]->members();
+}
+bool core_ref::wake_worker(unsigned worker) const noexcept {
+  return m_s->idle_domains[m_s->domain_of[worker]]->wake_member(m_s->domain_slot[worker]);
+}
+void core_ref::wake_domain(unsigned d, bool all) const noexcept {
+  detail::idle_domain& dom = *m_s->idle_domains[d];
+  if (all)
+    dom.wake_all();
+  else
+    (void)dom.wake_one();
+}
+unsigned core_ref::domain_active(unsigned d) const noexcept {
+  return static_cast<unsigned>(m_s->idle_domains[d]->active_now());
 }
 unsigned core_ref::active_workers() const noexcept {
   std::uint64_t n = 0;
@@ -157,7 +175,7 @@ bool shared_pool::push(work_item item) {
     // seq_cst: pairs with the sleep protocol's seq_cst registration (see pool.hpp).
     m_size.fetch_add(1, std::memory_order_seq_cst);
   }
-  if (m_domain != nullptr) m_domain->wake_one();  // seq_cst after the seq_cst increment
+  if (m_domain != nullptr) m_domain->pushed(*this);  // seq_cst after the seq_cst increment
   return true;
 }
 
@@ -173,7 +191,23 @@ bool shared_pool::take(work_item& out) {
 
 void bind_pool(core_ref core, unsigned w, shared_pool& pool) {
   detail::runtime_state& s = *static_cast<detail::runtime_state*>(core.raw());
-  s.places[s.workers[w]->place()]->idle->watch(pool);
+  s.idle_domains[s.domain_of[w]]->watch(pool);
+}
+
+void set_pool_taker(core_ref core, shared_pool& pool, unsigned taker) {
+  detail::runtime_state& s = *static_cast<detail::runtime_state*>(core.raw());
+  detail::idle_domain* d = detail::idle_domain::of(pool);
+  if (d == nullptr)
+    throw std::invalid_argument("set_pool_taker: the pool is not bound (call bind_pool first)");
+  unsigned slot = shared_pool::k_any_taker;
+  if (taker != shared_pool::k_any_taker) {
+    slot = taker < s.workers.size() ? d->slot_of(taker) : shared_pool::k_any_taker;
+    if (slot == shared_pool::k_any_taker)
+      throw std::invalid_argument("set_pool_taker: worker " + std::to_string(taker) +
+                                  " is not in the pool's idle domain; expected one of its "
+                                  "workers or shared_pool::k_any_taker");
+  }
+  d->set_taker(pool, slot);
 }
 
 detail::finish_scope& detached_scope() noexcept {

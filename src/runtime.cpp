@@ -70,8 +70,19 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
     cfg.places_from_env.clear();
     cfg.cross_place_steals = false;
   }
+  if (cfg.scheduler == scheduler_kind::laws) {
+    // LAWS's fixed choices (config.hpp): places are sockets, its own strategies
+    // (src/laws, through ext::laws_scheduler) unless a custom scheduler replaces them.
+    cfg.places = "socket";
+    cfg.places_from_env.clear();
+    cfg.cross_place_steals = false;
+    if (cfg.custom_scheduler == nullptr) cfg.custom_scheduler = ext::laws_scheduler();
+  }
   if (cfg.custom_scheduler != nullptr) {
     const ext::scheduler& custom = *cfg.custom_scheduler;
+    rt.domain_fn = custom.idle_domains;
+    rt.iterations = custom.iterations;
+    rt.custom_name = std::string(custom.name);
     if (custom.acquire == nullptr)
       throw config_error("custom_scheduler \"" + std::string(custom.name) +
                          "\" has no acquisition strategy; expected one (e.g. "
@@ -112,16 +123,19 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
   std::vector<std::vector<unsigned>> members(num_places);
   for (unsigned i = 0; i < n; ++i)
     members[place_of[i]].push_back(i);
-  // Idle domains (runtime_state.hpp): one per place, or one for all when idle workers may
-  // steal across places.
+  // Idle domains (idle_domain.hpp): one per place, one for all when idle workers may steal
+  // across places, or the scheduler's own (each place inside one of them).
+  const std::vector<unsigned> domain_of =
+      rt.domain_fn ? detail::checked_domains(rt.domain_fn(rt.topo, core_of, place_of), place_of,
+                                             rt.custom_name)
+                   : detail::default_domains(place_of, rt.cfg.cross_place_steals);
+  rt.domain_of = domain_of;
+  rt.idle_domains = detail::make_domains(domain_of, rt.domain_slot);
   for (unsigned p = 0; p < num_places; ++p) {
-    if (p == 0 || !rt.cfg.cross_place_steals)
-      rt.idle_domains.push_back(
-          std::make_unique<detail::idle_domain>(rt.cfg.cross_place_steals ? n : members[p].size()));
     rt.places.push_back(std::make_unique<detail::place_state>());
     rt.places.back()->workers = members[p];
-    rt.places.back()->idle = rt.idle_domains.back().get();
-    rt.idle_domains.back()->watch(rt.places.back()->mail);
+    rt.places.back()->idle = rt.idle_domains[domain_of[members[p].front()]].get();
+    rt.places.back()->idle->watch(rt.places.back()->mail);
   }
   for (unsigned i = 0; i < n; ++i)
     rt.workers.push_back(std::make_unique<detail::worker>(rt, i, place_of[i], rt.cfg));

@@ -74,6 +74,24 @@ unsigned worker_ref::active_workers() const noexcept {
 void worker_ref::wake_sleepers() noexcept {
   core().wake_all();
 }
+bool worker_ref::wake_worker(unsigned w) noexcept {
+  return core().wake_worker(w);
+}
+unsigned worker_ref::idle_domain() const noexcept {
+  return m_rt->domain_of[m_w->index()];
+}
+
+std::string_view to_string(workload w) noexcept {
+  switch (w) {
+    case workload::memory_bound:
+      return "memory-bound";
+    case workload::cpu_bound:
+      return "cpu-bound";
+    case workload::undecided:
+      break;
+  }
+  return "";
+}
 
 namespace {
 
@@ -165,6 +183,7 @@ std::coroutine_handle<> spawn_custom(worker& w, frame& parent, frame& child,
   // adopt() has numbered the child already: its index is the one before m_next_spawn.
   s.spawn_index = parent.m_next_spawn - 1;
   s.child = ext::task_ref(&child);
+  s.parent = ext::task_ref(&parent);
   s.parent_slot = schedule_slot(parent.m_schedule);
   s.child_slot = schedule_slot(child.m_schedule);  // inherited: the parent's
   rt.spawn->place(ref, s);

@@ -168,25 +168,34 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
         LOCUS_PAUSE();
       continue;
     }
+    idle_domain& dom = *ps.idle;
+    const unsigned slot = rt.domain_slot[w.index()];
     if (fails < k_spin_rounds + k_yield_rounds || !rt.acquire->may_sleep(ext::worker_ref(w, rt)) ||
-        !ps.idle->thief_to_sleeper()) {
+        !dom.thief_to_sleeper()) {
       std::this_thread::yield();
       continue;
     }
-    // Registered as a sleeper. Re-read the domain's pools after that seq_cst update: a push
-    // that saw no sleeper must be visible here. If one holds work, wake one (maybe ourselves).
-    if (ps.idle->any_watched_nonempty()) ps.idle->wake_one();
-    // Ask the strategy again after that seq_cst update (Dekker's pattern): work it hands to
-    // this worker alone (a replay donation, after its seq_cst arm) comes with a wake-up of the
-    // sleepers counted then, which may have missed us; if the strategy now says stay awake,
-    // take the registration back instead of blocking (found as a hang of a 1-worker replay).
-    if (!rt.acquire->may_sleep(ext::worker_ref(w, rt)) && ps.idle->sleeper_to_thief()) {
+    // Registered as a sleeper; park (idle_domain.hpp). park() takes the registration back if
+    // a thief turned active meanwhile leaving nobody to watch its deque: we are that thief.
+    if (!dom.park(slot)) {
+      fails = 0;
+      continue;
+    }
+    // Re-read the domain's pools after parking (seq_cst): a push that found nobody parked
+    // must be visible here. work_for wakes one member for an open pool (maybe us) and says
+    // whether a gated pool waits for us. Then ask the strategy again (Dekker's pattern): work
+    // it hands to this worker alone (a replay donation, after its seq_cst arm) comes with a
+    // wake-up that may have missed our parking (found as a hang of a 1-worker replay). Either
+    // way, take the parking back instead of blocking; if a waker claimed us first, sleep()
+    // returns at once.
+    const bool stay = dom.work_for(slot) || !rt.acquire->may_sleep(ext::worker_ref(w, rt));
+    if (stay && dom.unpark_self(slot)) {
       fails = 0;
       continue;
     }
     counters::bump(w.stats().sleeps);
     observe_idle(w, ext::idle_event::sleeping);
-    ps.idle->sleep();  // the waker has already counted us as a thief again
+    dom.sleep(slot);  // the waker has already counted us as a thief again
     observe_idle(w, ext::idle_event::woken);
     fails = 0;
   }

@@ -132,7 +132,7 @@ TEST(config_scheduler, reads_slaw_and_cilk_in_any_case_and_names_the_variable) {
     EXPECT_EQ(locus::config::from_env().scheduler, locus::scheduler_kind::slaw);
   }
   EXPECT_EQ(env_error("LOCUS_SCHEDULER", "tbb"),
-            "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk (any case)");
+            "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk, laws (any case)");
 }
 
 TEST(config_bind, spread_by_default_reads_both_in_any_case_and_names_the_variable) {

@@ -54,6 +54,9 @@ enum class scheduler_kind : std::uint8_t {
   slaw,  ///< SLAW: `policy` (adaptive by default), `victims`, `places`, as configured
   cilk,  ///< Cilk: work-first spawns, random victims among all workers, one place; the
          ///< policy, victims, places and cross_place_steals fields are not used
+  laws,  ///< LAWS (locus/laws.hpp, docs/design/0017): tasks on the socket holding their
+         ///< declared data, cache-fitting subtrees tuned across iterations (locus/iterate.hpp),
+         ///< three-level stealing; places are sockets, no cross-place stealing
 };
 
 /// SLAW's adaptive-policy parameters; units are spawns (interval), fresh tasks (F) and
@@ -119,7 +122,7 @@ struct config {
 
 /// Parsers shared by from_env() and the benchmark harness. `what` names the input in errors.
 [[nodiscard]] spawn_policy parse_spawn_policy(std::string_view value, std::string_view what);
-/// "slaw" | "cilk", in any case.
+/// "slaw" | "cilk" | "laws", in any case.
 [[nodiscard]] scheduler_kind parse_scheduler(std::string_view value, std::string_view what);
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
 /// "spread" | "close", in any case.

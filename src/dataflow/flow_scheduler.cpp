@@ -215,7 +215,11 @@ class flow_scheduler_impl final : public flow_scheduler {
  public:
   explicit flow_scheduler_impl(flow_options o)
       : m_queues(std::make_shared<flow_queues_impl>(o)),
-        m_sched(std::make_shared<ext::scheduler>(ext::scheduler{"flow", m_queues, nullptr})) {}
+        m_sched(std::make_shared<ext::scheduler>(ext::scheduler{.name = "flow",
+                                                                .acquire = m_queues,
+                                                                .spawn = nullptr,
+                                                                .idle_domains = {},
+                                                                .iterations = {}})) {}
   std::shared_ptr<const ext::scheduler> scheduler() const override { return m_sched; }
   flow_options options() const noexcept override { return m_queues->options(); }
   flow_stats stats() const noexcept override { return m_queues->stats(); }

@@ -41,6 +41,7 @@ class spawn_rule;
 class observer;
 class shared_pool;
 class core_ref;
+class iteration_hooks;
 
 /// What a phase is, as observers and extensions see it while it runs (core_ref::phase()).
 struct phase_info {
@@ -115,6 +116,8 @@ class core_ref {
   [[nodiscard]] acquisition* acquisition_strategy() const noexcept;
   /// The custom spawn rule, or null (the built-in policy).
   [[nodiscard]] spawn_rule* spawn_strategy() const noexcept;
+  /// The scheduler's iteration hooks (locus/iterate.hpp), or null.
+  [[nodiscard]] iteration_hooks* iteration_strategy() const noexcept;
 
   // Work and sleepers.
   /// Place p's shared pool (its mailbox: roots, remote spawns, frames sent home).
@@ -127,6 +130,20 @@ class core_ref {
   /// Wake one sleeper of worker w's idle domain (the workers that sleep with it: its place,
   /// or the runtime with cross-place stealing), or every sleeper of it (`all`).
   void wake_domain_of(unsigned worker, bool all = false) const noexcept;
+  // Idle domains (docs/design/0003): the workers that sleep and wake together. One per place,
+  // one for all with cross-place stealing, or the scheduler's (ext::scheduler::idle_domains).
+  [[nodiscard]] unsigned num_idle_domains() const noexcept;
+  [[nodiscard]] unsigned idle_domain_of(unsigned worker) const noexcept;
+  /// The workers of domain d, in index order.
+  [[nodiscard]] const std::vector<unsigned>& domain_workers(unsigned d) const noexcept;
+  /// Wake worker `worker` if it is parked (true); false if it is awake or about to park, in
+  /// which case it re-reads its strategy (acquisition::may_sleep) and its domain's pools before
+  /// it blocks: publish what it must see (seq_cst) before calling this.
+  bool wake_worker(unsigned worker) const noexcept;
+  /// Wake one parked worker of domain d, or every one (`all`).
+  void wake_domain(unsigned d, bool all = false) const noexcept;
+  /// Workers of domain d running a task now (a racy hint; 0: the domain is quiet).
+  [[nodiscard]] unsigned domain_active(unsigned d) const noexcept;
   /// Workers running a task now (a racy hint, worker_ref::active_workers).
   [[nodiscard]] unsigned active_workers() const noexcept;
 

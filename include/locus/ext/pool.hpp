@@ -14,6 +14,13 @@
 // size of every pool bound to its domain. One of the two sees the other. An unbound pool
 // wakes nobody: a strategy that uses one keeps its takers awake (acquisition::may_sleep).
 //
+// Takers. A bound pool is open (any member of its domain may take from it: a push wakes one)
+// or gated (set_pool_taker: one named worker takes from it, and only while no worker of its
+// domain is running a task; LAWS's CF pool, taken by the socket's head once the socket's
+// subtree is done). A push into a gated pool wakes its taker if the domain is quiet; else the
+// last worker of the domain to stop running wakes it. The three-party argument is in
+// src/idle_domain.hpp and docs/design/0003.
+//
 // Lifetime: a bound pool stays linked into its domain's list until the runtime is destroyed;
 // it must outlive the runtime (a strategy's pools do: the runtime holds the strategy).
 #pragma once
@@ -36,6 +43,8 @@ namespace locus::ext {
 class shared_pool {
  public:
   static constexpr std::size_t k_unbounded = std::numeric_limits<std::size_t>::max();
+  /// No named taker: the pool is open to its whole idle domain (set_pool_taker).
+  static constexpr unsigned k_any_taker = 0xffffffffu;
   explicit shared_pool(std::size_t capacity = k_unbounded) noexcept : m_capacity(capacity) {}
   shared_pool(const shared_pool&) = delete;
   shared_pool& operator=(const shared_pool&) = delete;
@@ -65,11 +74,20 @@ class shared_pool {
   std::atomic<std::size_t> m_size{0};
   std::size_t m_capacity;
   detail::idle_domain* m_domain = nullptr;  ///< set once, by idle_domain::watch
-  shared_pool* m_next_watched = nullptr;    ///< the domain's list, set once before publication
+  /// The domain slot of the gated pool's taker, or k_any_taker (open).
+  std::atomic<unsigned> m_taker{k_any_taker};
+  shared_pool* m_next_watched = nullptr;  ///< the domain's list, set once before publication
 };
 
 /// Bind `pool` to the idle domain of worker `w` of `core` (its pushes wake that domain's
 /// sleepers, whose sleep re-reads it). Once per pool, before its first push; any thread.
 void bind_pool(core_ref core, unsigned w, shared_pool& pool);
+
+/// Gate the bound `pool`: only worker `taker` takes from it, while no worker of its idle domain
+/// runs a task (see above), and pushes wake `taker` alone; shared_pool::k_any_taker opens it
+/// again. `taker` must belong to the pool's domain (std::invalid_argument otherwise, and for an
+/// unbound pool). Between runs, or from the taker itself; a strategy that reads the gate takes
+/// from the pool only when core_ref::domain_active says the domain is quiet.
+void set_pool_taker(core_ref core, shared_pool& pool, unsigned taker);
 
 }  // namespace locus::ext

@@ -31,8 +31,11 @@
 // worker's mode selects a custom rule); acquisition is a virtual call per look when idle.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -99,10 +102,13 @@ class worker_ref {
   /// runtime. A racy hint: a worker that just took an item still counts as looking for a
   /// moment. Zero means no task runs that could produce more work, unless one is being taken.
   [[nodiscard]] unsigned active_workers() const noexcept;
-  /// Wake every sleeping worker of the runtime. A strategy that hands work to one particular
-  /// worker (a donation) calls it, since a wake-up cannot choose which sleeper it reaches;
-  /// costs a load per idle domain when nobody sleeps.
+  /// Wake every sleeping worker of the runtime (a load per member of each idle domain).
+  /// A strategy that hands work to one worker wakes that worker instead (wake_worker).
   void wake_sleepers() noexcept;
+  /// Wake worker `w` if it is parked (core_ref::wake_worker: publish first, seq_cst).
+  bool wake_worker(unsigned w) noexcept;
+  /// This worker's idle domain (core_ref::idle_domain_of).
+  [[nodiscard]] unsigned idle_domain() const noexcept;
 
  private:
   detail::worker* m_w;
@@ -131,6 +137,9 @@ struct spawn_site {
   std::uint32_t spawn_index = 0;  ///< the index the child gets among the frame's children
   /// The child (not started): its declared data through ext::declared_data_of (ext/data.hpp).
   task_ref child;
+  /// The spawning frame (running on this worker): its declared data, whole (the parts already
+  /// handed to children are not subtracted; children take them in spawn order, Eq. 1).
+  task_ref parent;
   // In and out: the strategy slot of the spawning frame and of the child after the spawn
   // (both start as the spawning frame's; the frames keep what the rule leaves here). A slot is
   // 32 bits every frame carries and inherits from its parent; the rule owns their meaning
@@ -176,6 +185,45 @@ class spawn_rule {
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
 };
 
+/// Per worker, the idle domain it sleeps in (dense ids 0..k-1), from the topology, each
+/// worker's core (an index into topo.cores()) and place (core_ref::idle_domain_of).
+using domain_function = std::function<std::vector<unsigned>(const topology& topo,
+                                                            const std::vector<std::size_t>& core_of,
+                                                            const std::vector<unsigned>& place_of)>;
+
+/// One iteration of locus::iterate (locus/iterate.hpp), as measured by iterate and completed
+/// by the scheduler's iteration_hooks. Counts are the iteration's own (differences).
+struct iteration_record {
+  std::size_t index = 0;      ///< 0-based
+  std::uint64_t time_ns = 0;  ///< wall time of the iteration's run
+  bool accounting = false;    ///< the locality fields below are measured (config::accounting)
+  std::optional<double> local_share;   ///< local / placed bytes (no value: no placed bytes)
+  std::uint64_t bytes = 0;             ///< bytes accessed (locality accounting)
+  std::uint64_t l3_misses = 0;         ///< modelled L3 misses (lines), all sockets
+  std::uint64_t l3_remote_misses = 0;  ///< of which served by another socket's memory
+  std::uint64_t private_misses = 0;    ///< modelled private-level misses (lines)
+  std::vector<std::uint64_t> bytes_per_socket;  ///< bytes accessed by each socket's workers
+  // Filled by the scheduler (iteration_hooks::end); defaults when it has none.
+  std::string_view scheduler;            ///< its name
+  std::string_view stage;                ///< e.g. "first-touch", "searching", "tuned", "plain"
+  std::string_view workload;             ///< "memory-bound", "cpu-bound" or "" (not judged)
+  std::uint64_t cross_socket_takes = 0;  ///< work taken from another socket's pool
+  std::uint64_t cf_roots = 0;            ///< CF subtrees started (taken from CF pools)
+  int cf_level = -1;                     ///< spawn depth of the CF roots (-1: none)
+  int packing_offset = 0;                ///< levels below (+) or above (-) the initial packing
+};
+
+/// A scheduler that follows iterations (LAWS): locus::iterate calls begin before each
+/// iteration's run and end after it, on the thread that calls iterate, never during a run.
+class iteration_hooks {
+ public:
+  virtual ~iteration_hooks() = default;
+  virtual void begin(core_ref core, std::size_t index) = 0;
+  /// Complete `r` with the scheduler's fields and learn from it (Algorithm 1). Throws what
+  /// the iteration did wrong (a range outside the root's: std::invalid_argument).
+  virtual void end(core_ref core, iteration_record& r) = 0;
+};
+
 /// A scheduler: a name and its strategies. A null spawn_rule keeps the built-in policy of
 /// config::policy (inline, the fast path) and the own-deque placement (spawn(t, at(p)) goes
 /// to p's mailbox); a custom spawn rule also places (spawn_rule::place and donate: steal-tree
@@ -184,10 +232,36 @@ struct scheduler {
   std::string_view name;
   std::shared_ptr<acquisition> acquire;
   std::shared_ptr<spawn_rule> spawn;  ///< null: the built-in policy
+  /// Null: one idle domain per place (one for all with cross-place stealing). Else the
+  /// scheduler's; each place must lie inside one domain (config_error otherwise).
+  domain_function idle_domains;
+  /// Null: iterations are measured but nobody schedules by them.
+  std::shared_ptr<iteration_hooks> iterations;
 };
+
+/// Whether a program is memory-bound enough for a locality scheduler (LAWS, CAB) to pay off,
+/// judged from what the tasks declared (locus/data.hpp). Neither paper gives a rule; this is
+/// locus's (docs/design/0017-laws.md): memory-bound when the tasks declared data and, on
+/// average, at least k_min_bytes_per_task bytes (4 lines) per task spawned under the root that
+/// declared it. Otherwise cpu-bound: plain stealing does as well and costs less.
+enum class workload : std::uint8_t { undecided, memory_bound, cpu_bound };
+inline constexpr std::size_t k_min_bytes_per_task = 256;
+[[nodiscard]] constexpr workload classify_workload(std::size_t declared_bytes,
+                                                   std::size_t tasks) noexcept {
+  if (declared_bytes == 0) return workload::cpu_bound;
+  if (tasks == 0) return workload::memory_bound;
+  return declared_bytes / tasks >= k_min_bytes_per_task ? workload::memory_bound
+                                                        : workload::cpu_bound;
+}
+[[nodiscard]] std::string_view to_string(workload w) noexcept;
 
 /// The built-in acquisitions.
 [[nodiscard]] std::shared_ptr<acquisition> slaw_acquisition();
 [[nodiscard]] std::shared_ptr<acquisition> random_acquisition();
+
+/// LAWS with its default options (scheduler_kind::laws, LOCUS_SCHEDULER=laws). Defined in
+/// src/laws/ (an extension: the core names it only through this declaration, as it does the
+/// tracing observer); locus/laws.hpp makes one with options.
+[[nodiscard]] std::shared_ptr<const scheduler> laws_scheduler();
 
 }  // namespace locus::ext

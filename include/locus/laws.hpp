@@ -1,0 +1,94 @@
+// locus/laws.hpp — LAWS (Chen, Guo, Guan, ICS'14): locality-aware work stealing for iterative
+// divide-and-conquer programs on several sockets (docs/design/0017-laws.md).
+//
+//   locus::config cfg;
+//   cfg.scheduler = locus::scheduler_kind::laws;          // or LOCUS_SCHEDULER=laws
+//   // or, with options: cfg.custom_scheduler = locus::make_laws_scheduler({...});
+//   locus::runtime rt(cfg);
+//   auto per_iteration = locus::iterate(rt, steps, [&](std::size_t i) { return step(i); });
+//
+// What it does, from the tasks' declared data (locus/data.hpp) and the topology only:
+//  * allocation (Eq. 1): the data of the iteration's root (the first task that declares data)
+//    is split into M equal parts, M the sockets that have workers; a task belongs to the socket
+//    holding most of its first range's bytes (straddling: the larger share, the lower socket
+//    on a tie). Tasks at or above the CF level go parent-first into their socket's CF pool;
+//  * first iteration: every task with data goes through its socket's pool, taken only by that
+//    socket's workers, and no worker takes work from another socket (first touch homes each
+//    part where it will be used);
+//  * packing (Eq. 2): S_alpha is a task's declared bytes (its subtree's, Eq. 1 splits them);
+//    CF roots are the tasks of the first spawn depth where S_alpha <= S_c (the socket's L3),
+//    never above the socket level; from the second iteration Algorithm 1 moves that depth
+//    down while the iteration's cost strictly improves, else up, and keeps the best;
+//  * three-level stealing (from the second iteration): a worker steals from its socket peers;
+//    the socket's head (its lowest-numbered worker) takes from its socket's CF pool only while
+//    no worker of its socket runs a task (one CF subtree at a time per socket), then from
+//    another socket's pool (a whole CF subtree or a task above one);
+//  * a program that declares no data, or too little per task (ext::classify_workload), is
+//    cpu-bound after its first iteration: plain random stealing, spawns off the LAWS rule.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "locus/ext/scheduler.hpp"
+#include "locus/locality/data_range.hpp"
+
+namespace locus {
+
+/// What Algorithm 1 minimises: an iteration's cost.
+enum class laws_cost : std::uint8_t {
+  wall_time,       ///< iteration_record::time_ns (the paper's makespan; noisy when shared)
+  modelled_misses  ///< iteration_record::l3_misses (needs config::accounting)
+};
+
+struct laws_options {
+  laws_cost cost = laws_cost::wall_time;
+  /// Overrides `cost` when set: any cost of an iteration (tests use a synthetic one).
+  std::function<double(const ext::iteration_record&)> cost_function;
+  /// S_c in bytes; 0: one socket's L3 from the topology (l3 bytes times L3 groups per socket).
+  std::size_t cache_bytes = 0;
+  /// Run Algorithm 1 (else keep the initial packing).
+  bool tune = true;
+};
+
+/// A LAWS scheduler for one runtime (config::custom_scheduler). Throws config_error when a
+/// second runtime is made with the same object.
+[[nodiscard]] std::shared_ptr<const ext::scheduler> make_laws_scheduler(laws_options o = {});
+
+namespace laws {
+
+/// Which of `parts` equal parts (Eq. 1 over `root`) holds most of `r`'s bytes (ties: the
+/// lower part), and whether r lies inside that one part. Throws std::invalid_argument if r is
+/// not inside root or parts == 0.
+struct owner {
+  unsigned part = 0;
+  bool whole = false;  ///< r is inside one part
+};
+[[nodiscard]] owner owner_of(const data_range& root, const data_range& r, unsigned parts);
+
+/// Algorithm 1 over packing offsets (levels below (+) or above (-) the initial CF depth), in
+/// [lowest, highest] (lowest <= 0 <= highest: the socket level and the leaves bound it).
+/// current() is the offset to run next; record() takes that run's cost. It runs 0, then
+/// +1, +2, ... while the cost strictly falls; if +1 did not improve on 0 it runs -1, -2, ...
+/// while the cost strictly falls; then it is done and current() is the best offset seen.
+class packing_search {
+ public:
+  packing_search() = default;
+  packing_search(int lowest, int highest);
+  [[nodiscard]] int current() const noexcept { return m_current; }
+  [[nodiscard]] bool done() const noexcept { return m_state == state::done; }
+  [[nodiscard]] int best() const noexcept { return m_best; }
+  void record(double cost) noexcept;
+
+ private:
+  enum class state : std::uint8_t { initial, down, up, done };
+  int m_lowest = 0, m_highest = 0;
+  int m_current = 0, m_best = 0;
+  double m_best_cost = 0;
+  state m_state = state::done;
+};
+
+}  // namespace laws
+}  // namespace locus

@@ -1,0 +1,378 @@
+// LAWS's strategies: the spawn rule (allocation and packing), the acquisition (three-level
+// stealing) and the iteration hooks (what the first iteration learns, Algorithm 1). See
+// locus/laws.hpp for the rules and docs/design/0017-laws.md for the decisions.
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "locus/config.hpp"
+#include "locus/ext/core.hpp"
+#include "locus/ext/data.hpp"
+#include "locus/ext/pool.hpp"
+#include "locus/ext/scheduler.hpp"
+#include "locus/laws.hpp"
+#include "state.hpp"
+
+namespace locus::laws {
+namespace {
+
+constexpr std::uint32_t k_builtin = ext::spawn_site::k_builtin;
+
+class laws_impl final : public ext::spawn_rule,
+                        public ext::acquisition,
+                        public ext::iteration_hooks {
+ public:
+  explicit laws_impl(laws_options o) : m_opt(std::move(o)) {}
+
+  /// The idle domains: one per socket that has workers (called once, by the runtime's
+  /// constructor, before any worker starts).
+  std::vector<unsigned> domains(const topology& topo, const std::vector<std::size_t>& core_of) {
+    if (m_made.exchange(true))
+      throw config_error(
+          "laws: this scheduler object already serves a runtime; expected one "
+          "make_laws_scheduler() per runtime");
+    std::vector<unsigned> packages;
+    for (std::size_t c : core_of)
+      packages.push_back(topo.cores()[c].package);
+    std::vector<unsigned> used = packages;
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    for (unsigned p : used) {
+      auto s = std::make_unique<socket_state>();
+      s->package = p;
+      m_layout.sockets.push_back(std::move(s));
+    }
+    for (unsigned w = 0; w < packages.size(); ++w) {
+      const auto i = static_cast<unsigned>(std::lower_bound(used.begin(), used.end(), packages[w]) -
+                                           used.begin());
+      m_layout.socket_of.push_back(i);
+      if (m_layout.sockets[i]->workers.empty()) m_layout.sockets[i]->head = w;
+      m_layout.sockets[i]->workers.push_back(w);
+    }
+    const std::size_t groups_per_socket =
+        std::max<std::size_t>(1, topo.num_l3_groups() / std::max(1u, topo.num_packages()));
+    m_cache = m_opt.cache_bytes != 0 ? m_opt.cache_bytes : topo.l3_bytes() * groups_per_socket;
+    return m_layout.socket_of;
+  }
+
+  // --- (a, b) the spawn rule: allocation and packing -----------------------------------------
+
+  bool work_first(ext::worker_ref /*w*/, std::uint32_t, std::uint32_t) override { return true; }
+
+  void place(ext::worker_ref w, ext::spawn_site& s) override {
+    const stage st = m_stage.load(std::memory_order_relaxed);
+    s.work_first = true;
+    if (st == stage::plain) {
+      s.child_slot = k_builtin;  // the whole subtree leaves the rule
+      return;
+    }
+    const ext::declared_data cd = ext::declared_data_of(s.child);
+    const ext::declared_data pd = ext::declared_data_of(s.parent);
+    if (cd.bytes == 0 && pd.bytes == 0) {
+      // No data here. Outside an iteration the subtree runs on plain stealing; inside one,
+      // data may still be declared below (the rule keeps looking, on the own deque).
+      if (!m_in_iteration.load(std::memory_order_relaxed)) s.child_slot = k_builtin;
+      return;
+    }
+    const int depth = static_cast<int>(s.level) + 1;
+    if (st == stage::packed && depth > m_cf_depth) {
+      s.child_slot = k_builtin;  // socket-local: child-first on the own deque, inline after
+      return;
+    }
+    const data_range* pos = cd.bytes != 0 ? &cd.ranges.front() : nullptr;
+    // Both the parent's data and the child's must lie inside the root's; else an error is
+    // recorded (iterate() throws it) and the child stays on this worker.
+    if (!root_holds(pd.bytes != 0 ? pd : cd) || (pos != nullptr && !root_holds(cd))) return;
+    const unsigned here = m_layout.socket_of[w.index()];
+    unsigned child_socket = here;
+    bool child_whole = true;
+    if (pos != nullptr) {
+      const owner o = owner_in_root(*pos);
+      child_socket = o.part;
+      child_whole = o.whole;
+    }
+    // The parent's continuation covers what it has not handed out yet: its first range past
+    // the child's (Eq. 1 hands parts out in spawn order).
+    unsigned rest_socket = here;
+    if (pd.bytes != 0 && pos != nullptr && pos->end() < pd.ranges.front().end() &&
+        pos->begin >= pd.ranges.front().begin) {
+      const data_range& pr = pd.ranges.front();
+      const data_range rest{pos->end(), static_cast<std::size_t>(pr.end() - pos->end()), pr.mode};
+      rest_socket = owner_in_root(rest).part;
+    }
+    if (st == stage::first_touch) learn(depth, cd.bytes, pd.bytes, child_whole, pd);
+    // Keep here whichever part belongs here; send the other to its socket's CF pool,
+    // parent-first (help-first) when it is the child (docs/design/0017: called halves).
+    if (rest_socket == here || child_socket != here) {
+      s.work_first = false;
+      s.to_pool = &m_layout.sockets[child_socket]->pool;
+    } else {
+      s.to_pool = &m_layout.sockets[rest_socket]->pool;  // the continuation moves
+    }
+  }
+
+  // --- (c) the acquisition: three levels ------------------------------------------------------
+
+  bool acquire(ext::worker_ref w, ext::work_item& out) override {
+    std::call_once(m_bound, [&] {
+      for (const auto& s : m_layout.sockets)
+        ext::bind_pool(w.core(), s->head, s->pool);
+    });
+    const stage st = m_stage.load(std::memory_order_relaxed);
+    // Cpu-bound, or outside iterate() with no data seen yet (fib under LOCUS_SCHEDULER=laws):
+    // plain random stealing over every socket.
+    if (st == stage::plain || (!m_in_iteration.load(std::memory_order_relaxed) &&
+                               !m_root_ready.load(std::memory_order_relaxed)))
+      return plain(w, out);
+    const unsigned here = m_layout.socket_of[w.index()];
+    socket_state& sock = *m_layout.sockets[here];
+    // 1. the socket's peers' deques (socket-local tasks), at random.
+    const auto n = static_cast<std::uint32_t>(sock.workers.size());
+    for (std::uint32_t k = 1; k < n; ++k) {
+      const unsigned v = sock.workers[w.random_below(n)];
+      if (v != w.index() && w.steal_from(v, out)) return true;
+    }
+    // Roots and remote spawns posted to the place (a socket).
+    if (w.take_mail(w.place(), out)) return true;
+    if (st == stage::first_touch) return w.take_from(sock.pool, out);  // any worker, own socket
+    // 2. the head takes the socket's next CF subtree, only once the last one is done.
+    if (w.index() != sock.head) return false;
+    if (w.core().domain_active(here) == 0 && w.take_from(sock.pool, out)) {
+      count_cf(out);
+      return true;
+    }
+    // 3. a whole CF subtree (or a task above one) from another socket's pool.
+    const auto m = static_cast<std::uint32_t>(m_layout.sockets.size());
+    if (m > 1 && w.core().domain_active(here) == 0) {
+      const std::uint32_t start = w.random_below(m);
+      for (std::uint32_t k = 0; k < m; ++k) {
+        const std::uint32_t o = (start + k) % m;
+        // Leave the owner its next subtree: take only from a pool holding two or more
+        // (docs/design/0017: on an oversubscribed machine a head that is merely scheduled
+        // first would otherwise carry other sockets' subtrees away).
+        ext::shared_pool& victim = m_layout.sockets[o]->pool;
+        if (o != here && victim.size_hint() >= 2 && w.take_from(victim, out)) {
+          m_cross.fetch_add(1, std::memory_order_relaxed);
+          count_cf(out);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "laws"; }
+
+  // --- iterations ------------------------------------------------------------------------------
+
+  void begin(ext::core_ref core, std::size_t index) override;
+  void end(ext::core_ref core, ext::iteration_record& r) override;
+
+ private:
+  bool plain(ext::worker_ref w, ext::work_item& out) {
+    if (w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out)) return true;
+    const unsigned n = w.num_workers();
+    for (unsigned k = 0; k + 1 < n; ++k) {
+      unsigned v = w.random_below(n - 1);
+      if (v >= w.index()) ++v;
+      if (w.steal_from(v, out)) return true;
+    }
+    return w.take_mail(w.place(), out);
+  }
+
+  void count_cf(const ext::work_item& it) noexcept {
+    const ext::task_ref t = ext::task_ref::of_item(it.bits);
+    if (t.is_frame() && static_cast<int>(t.level()) == m_cf_depth)
+      m_cf_roots.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  /// What the first iteration learns from one spawn (relaxed maxima, read between runs).
+  void learn(int depth, std::size_t child_bytes, std::size_t parent_bytes, bool child_whole,
+             const ext::declared_data& pd) noexcept {
+    m_shape.tasks.fetch_add(1, std::memory_order_relaxed);
+    raise_to(m_shape.leaf_depth, depth);
+    if (child_bytes != 0 && child_bytes <= m_cache && (parent_bytes == 0 || parent_bytes > m_cache))
+      raise_to(m_shape.cf_depth, depth);
+    bool parent_whole = false;
+    if (pd.bytes != 0) parent_whole = owner_in_root(pd.ranges.front()).whole;
+    if (child_whole && !parent_whole) raise_to(m_shape.socket_depth, depth);
+  }
+
+  /// Registers the iteration's root on first use; false (and an error recorded) if `d`'s
+  /// first range is not inside it. Outside iterate(), data outside the root starts a new root.
+  bool root_holds(const ext::declared_data& d) {
+    if (!m_root_ready.load(std::memory_order_acquire)) {
+      std::lock_guard lk(m_root_mutex);
+      if (!m_root_ready.load(std::memory_order_relaxed)) {
+        m_root.assign(d.ranges.begin(), d.ranges.end());
+        m_root_bytes = d.bytes;
+        m_root_ready.store(true, std::memory_order_release);
+      }
+    }
+    if (find_root(d.ranges.front()) != nullptr) return true;
+    if (!m_in_iteration.load(std::memory_order_relaxed)) {
+      std::lock_guard lk(m_root_mutex);  // between runs' roots: replace (no iterate() to tell)
+      if (find_root(d.ranges.front()) == nullptr) {
+        m_root_ready.store(false, std::memory_order_relaxed);
+        m_root.assign(d.ranges.begin(), d.ranges.end());
+        m_root_bytes = d.bytes;
+        m_root_ready.store(true, std::memory_order_release);
+      }
+      return true;
+    }
+    std::lock_guard lk(m_root_mutex);
+    if (m_error.empty())
+      m_error = "laws: a task's range " + to_string(d.ranges.front()) +
+                " is not inside the data of the iteration's root (" + to_string(m_root.front()) +
+                (m_root.size() > 1 ? " and others" : "") +
+                "); expected every task's data inside its root's (declare the whole data on "
+                "the iteration's first task)";
+    return false;
+  }
+
+  [[nodiscard]] const data_range* find_root(const data_range& r) const noexcept {
+    for (const data_range& k : m_root)
+      if (r.begin >= k.begin && r.end() <= k.end()) return &k;
+    return nullptr;
+  }
+
+  [[nodiscard]] owner owner_in_root(const data_range& r) const {
+    const data_range* k = find_root(r);
+    if (k == nullptr) return {};
+    return owner_of(*k, r, static_cast<unsigned>(m_layout.sockets.size()));
+  }
+
+  void set_gates(ext::core_ref core, bool gated);
+
+  laws_options m_opt;
+  std::atomic<bool> m_made{false};
+  layout m_layout;
+  std::size_t m_cache = 0;
+  std::once_flag m_bound;
+  std::atomic<stage> m_stage{stage::first_touch};
+  std::atomic<bool> m_in_iteration{false};
+  int m_cf_depth = -1;  ///< written between runs only
+  std::atomic<bool> m_root_ready{false};
+  std::mutex m_root_mutex;
+  std::vector<data_range> m_root;  ///< under m_root_mutex until m_root_ready (release)
+  std::size_t m_root_bytes = 0;
+  std::string m_error;  ///< the iteration's first error, under m_root_mutex
+  tree_shape m_shape;
+  std::atomic<std::uint64_t> m_cross{0}, m_cf_roots{0};
+  ext::workload m_workload = ext::workload::undecided;
+  int m_initial_depth = -1;  ///< the CF depth before Algorithm 1 (S_alpha <= S_c)
+  packing_search m_search;
+};
+
+void laws_impl::set_gates(ext::core_ref core, bool gated) {
+  for (const auto& s : m_layout.sockets) {
+    if (!s->pool.bound()) ext::bind_pool(core, s->head, s->pool);
+    ext::set_pool_taker(core, s->pool, gated ? s->head : ext::shared_pool::k_any_taker);
+  }
+}
+
+void laws_impl::begin(ext::core_ref core, std::size_t index) {
+  std::call_once(m_bound, [&] {
+    for (const auto& s : m_layout.sockets)
+      if (!s->pool.bound()) ext::bind_pool(core, s->head, s->pool);
+  });
+  {
+    std::lock_guard lk(m_root_mutex);
+    m_root.clear();
+    m_root_bytes = 0;
+    m_error.clear();
+    m_root_ready.store(false, std::memory_order_relaxed);
+  }
+  m_cross.store(0, std::memory_order_relaxed);
+  m_cf_roots.store(0, std::memory_order_relaxed);
+  stage st = stage::first_touch;
+  if (index == 0) {
+    m_shape.reset();
+    m_workload = ext::workload::undecided;
+    m_cf_depth = -1;
+  } else if (m_workload == ext::workload::cpu_bound) {
+    st = stage::plain;
+  } else if (m_workload == ext::workload::memory_bound) {
+    st = stage::packed;
+    m_cf_depth = m_initial_depth + m_search.current();
+  }
+  set_gates(core, st == stage::packed);
+  m_stage.store(st, std::memory_order_relaxed);  // published by run()'s submission
+  m_in_iteration.store(true, std::memory_order_relaxed);
+}
+
+void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
+  m_in_iteration.store(false, std::memory_order_relaxed);
+  const stage st = m_stage.load(std::memory_order_relaxed);
+  r.scheduler = "laws";
+  r.stage = st == stage::first_touch ? "first-touch"
+            : st == stage::plain     ? "plain"
+            : m_search.done()        ? "tuned"
+                                     : "searching";
+  r.cross_socket_takes = m_cross.load(std::memory_order_relaxed);
+  r.cf_roots = m_cf_roots.load(std::memory_order_relaxed);
+  r.cf_level = st == stage::packed ? m_cf_depth : -1;
+  r.packing_offset = st == stage::packed ? m_search.current() : 0;
+  {
+    std::lock_guard lk(m_root_mutex);
+    if (!m_error.empty()) {
+      const std::string e = m_error;
+      m_stage.store(stage::first_touch, std::memory_order_relaxed);
+      throw std::invalid_argument(e);
+    }
+  }
+  if (m_opt.cost == laws_cost::modelled_misses && !m_opt.cost_function && !r.accounting)
+    throw config_error(
+        "laws: cost=modelled_misses needs locality accounting; expected "
+        "config::accounting=true (LOCUS_ACCOUNTING=1) or cost=wall_time");
+  if (r.index == 0) {
+    // Memory-bound or cpu-bound (ext::classify_workload), and the initial packing.
+    m_workload =
+        ext::classify_workload(m_root_bytes, m_shape.tasks.load(std::memory_order_relaxed));
+    const int sock = std::max(m_shape.socket_depth.load(std::memory_order_relaxed), 1);
+    const int leaf = std::max(m_shape.leaf_depth.load(std::memory_order_relaxed), sock);
+    int cf = m_shape.cf_depth.load(std::memory_order_relaxed);
+    if (cf < 0) cf = leaf;  // nothing fits the cache: the leaves are the CF roots
+    m_initial_depth = std::clamp(cf, sock, leaf);
+    // Algorithm 1 never climbs above the socket level nor below the leaves.
+    m_search = m_opt.tune ? packing_search(sock - m_initial_depth, leaf - m_initial_depth)
+                          : packing_search();
+  } else if (st == stage::packed && !m_search.done()) {
+    double cost = static_cast<double>(r.time_ns);
+    if (m_opt.cost_function) {
+      cost = m_opt.cost_function(r);
+    } else if (m_opt.cost == laws_cost::modelled_misses) {
+      cost = static_cast<double>(r.l3_misses);
+    }
+    m_search.record(cost);
+  }
+  r.workload = ext::to_string(m_workload);
+}
+
+}  // namespace
+}  // namespace locus::laws
+
+namespace locus {
+
+std::shared_ptr<const ext::scheduler> make_laws_scheduler(laws_options o) {
+  auto impl = std::make_shared<laws::laws_impl>(std::move(o));
+  auto s = std::make_shared<ext::scheduler>();
+  s->name = "laws";
+  s->acquire = std::shared_ptr<ext::acquisition>(impl, impl.get());
+  s->spawn = std::shared_ptr<ext::spawn_rule>(impl, impl.get());
+  s->iterations = std::shared_ptr<ext::iteration_hooks>(impl, impl.get());
+  s->idle_domains = [impl](const topology& topo, const std::vector<std::size_t>& core_of,
+                           const std::vector<unsigned>& /*place_of*/) {
+    return impl->domains(topo, core_of);
+  };
+  return s;
+}
+
+}  // namespace locus
+
+namespace locus::ext {
+std::shared_ptr<const scheduler> laws_scheduler() {
+  return make_laws_scheduler();
+}
+}  // namespace locus::ext
