@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "locus/detail/enum_names.hpp"
 #include "locus/ext/scheduler.hpp"
 
 namespace locus::dataflow {
@@ -96,5 +97,8 @@ class flow_scheduler {
 /// "priority".
 [[nodiscard]] const char* to_string(steal_mode m) noexcept;
 [[nodiscard]] const char* to_string(ready_queue q) noexcept;
+/// The name tables (locus/detail/enum_names.hpp): to_string, detail::parse_name, name_forms.
+[[nodiscard]] std::span<const locus::detail::enum_name<steal_mode>> names_of(steal_mode) noexcept;
+[[nodiscard]] std::span<const locus::detail::enum_name<ready_queue>> names_of(ready_queue) noexcept;
 
 }  // namespace locus::dataflow
