@@ -101,6 +101,8 @@ class replay_scheduler final : public ext::acquisition,
   void place(ext::worker_ref w, ext::spawn_site& s) override;
   bool donate(ext::worker_ref w, unsigned to, ext::work_item item) override;
   [[nodiscard]] std::string_view name() const noexcept override { return "replay"; }
+  /// The slot holds the steal-tree node that governs a frame.
+  [[nodiscard]] bool uses_frame_slot() const noexcept override { return true; }
 
   struct state;  ///< src/schedule/replay.cpp
   [[nodiscard]] state& internals() noexcept { return *m_state; }
