@@ -4,7 +4,7 @@
 JOBS ?= $(shell nproc)
 BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
-                clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
+                clang-format clang-tidy python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
                 libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin
 
 .PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer \

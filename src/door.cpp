@@ -168,6 +168,7 @@ void observer::on_phase(core_ref /*c*/, const phase_info& /*info*/, phase_event 
 // --- shared pools ------------------------------------------------------------------------------
 
 bool shared_pool::push(work_item item) {
+  if (m_order == order::ranked) return push_ranked({item});  // src/pool_ranked.cpp
   {
     std::lock_guard lk(m_mutex);
     if (m_items.size() >= m_capacity) return false;
@@ -181,6 +182,12 @@ bool shared_pool::push(work_item item) {
 
 bool shared_pool::take(work_item& out) {
   if (m_size.load(std::memory_order_relaxed) == 0) return false;
+  if (m_order == order::ranked) {  // src/pool_ranked.cpp
+    ranked_item r;
+    if (!take_front(r)) return false;
+    out = r.item;
+    return true;
+  }
   std::lock_guard lk(m_mutex);
   if (m_items.empty()) return false;
   out = m_items.front();

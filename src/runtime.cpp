@@ -51,6 +51,7 @@ std::vector<unsigned> make_remote_places(const runtime_state& rt,
   }
   std::sort(order.begin(), order.end());
   std::vector<unsigned> out;
+  out.reserve(order.size());
   for (const auto& [d, p] : order)
     out.push_back(p);
   return out;

@@ -87,6 +87,11 @@ struct runtime_state {
   /// (acquire) before it would reach the runtime from outside its workers.
   std::shared_ptr<std::atomic<bool>> alive = std::make_shared<std::atomic<bool>>(true);
   std::vector<std::thread> threads;
+
+  // The per-frame strategy slot's owner (ext::core_ref::claim_frame_slot), under slot_mutex.
+  std::mutex slot_mutex;
+  const void* slot_owner = nullptr;
+  std::string slot_owner_name;
 };
 
 /// Push a root or remote task into place `p`'s pool and wake a sleeper there.

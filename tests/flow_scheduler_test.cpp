@@ -216,6 +216,31 @@ TEST(FlowScheduler, PriorityQueueRunsTheCheapestTaskFirst) {
       EXPECT_GT(flow->stats().cost_at_run, 0U);
     } else {
       EXPECT_EQ(order, (std::vector<int>{1, 0})) << "deque: the newest first";
+      EXPECT_GT(flow->stats().cost_at_run, 0U);  // counted in every mode (at the take here)
     }
   }
+}
+
+// The ready queues are bound to the idle domains of the runtime they were made for: a graph on
+// a second runtime with the same scheduler is refused, and that runtime still runs tasks.
+TEST(FlowScheduler, OneSchedulerServesOneRuntime) {
+  auto flow = df::flow_scheduler::make();
+  locus::config c = cfg(2);
+  c.custom_scheduler = flow->scheduler();
+  locus::runtime a{c};
+  df::graph ga(a);
+  std::atomic<int> ran{0};
+  auto t = ga.task(0, [&ran] { ran.fetch_add(1); });
+  (void)t;
+  ga.wait();
+  EXPECT_EQ(ran.load(), 1);
+  locus::runtime b{c};
+  try {
+    df::graph gb(b);
+    ADD_FAILURE() << "a graph on a second runtime was accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("one flow_scheduler per runtime"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(b.run([]() -> locus::task<int> { co_return 7; }()), 7);
 }

@@ -2,8 +2,13 @@
 // tables (locus/detail/enum_names.hpp): to_string, parsing and the forms a message lists all
 // follow from one table.
 #include <locus/config.hpp>
+#include <locus/dataflow/flow_scheduler.hpp>
 #include <locus/detail/enum_names.hpp>
 #include <locus/detail/strings.hpp>
+#include <locus/locality/data_range.hpp>
+#include <locus/locality/home_map.hpp>
+#include <locus/locality/memory.hpp>
+#include <locus/schedule/replay.hpp>
 
 #include <gtest/gtest.h>
 
@@ -47,9 +52,9 @@ void expect_table_round_trips() {
     for (char& c : upper)
       c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     EXPECT_EQ(parse_name<E>(upper), n.value) << n.name;
-    EXPECT_EQ(parse_name<E>(to_string(n.value)), n.value);
+    EXPECT_EQ(parse_name<E>(name_of(n.value)), n.value);
   }
-  EXPECT_EQ(to_string(names.front().value), names.front().name);
+  EXPECT_EQ(name_of(names.front().value), names.front().name);
   EXPECT_FALSE(parse_name<E>("no-such-name").has_value());
   EXPECT_FALSE(parse_name<E>("").has_value());
 }
@@ -60,6 +65,29 @@ TEST(enum_names, every_config_table_round_trips) {
   expect_table_round_trips<locus::scheduler_kind>();
   expect_table_round_trips<locus::victim_policy>();
   expect_table_round_trips<locus::bind_policy>();
+}
+
+// The extensions' enums use the same tables, and their to_string prints the table's names.
+TEST(enum_names, every_extension_table_round_trips_and_drives_to_string) {
+  namespace df = locus::dataflow;
+  namespace sc = locus::schedule;
+  expect_table_round_trips<sc::replay_mode>();
+  expect_table_round_trips<df::steal_mode>();
+  expect_table_round_trips<df::ready_queue>();
+  expect_table_round_trips<locus::access>();
+  expect_table_round_trips<locus::home::kind>();
+  expect_table_round_trips<locus::placement::kind>();
+  for (const auto m : {sc::replay_mode::stows, sc::replay_mode::stuws, sc::replay_mode::relws})
+    EXPECT_EQ(sc::to_string(m), name_of(m));
+  EXPECT_EQ(sc::to_string(sc::replay_mode::relws), "relws");
+  EXPECT_STREQ(df::to_string(df::steal_mode::half_optimistic), "half-optimistic");
+  EXPECT_STREQ(df::to_string(df::ready_queue::priority), "priority");
+  EXPECT_STREQ(df::to_string(static_cast<df::steal_mode>(9)), "?");
+  EXPECT_STREQ(locus::to_string(locus::access::read_write), "read_write");
+  EXPECT_EQ(locus::to_string(locus::placement::on_numa(3)), "on_numa(3)");
+  EXPECT_EQ(locus::to_string(locus::placement::interleave()), "interleave");
+  EXPECT_EQ(name_forms<df::steal_mode>(),
+            "one of: one, half-pessimistic, half-optimistic (any case)");
 }
 
 TEST(enum_names, forms_list_canonical_names_then_aliases) {

@@ -1,5 +1,6 @@
 // Tracing, the first observer (locus/ext/tracing.hpp): the Chrome trace a run leaves, loaded
 // and checked against the run.
+#include <locus/dataflow.hpp>
 #include <locus/ext/tracing.hpp>
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
@@ -7,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +107,47 @@ TEST(Trace, StealArrowsEqualTheRunsStealsAndSpansNest) {
   EXPECT_NE(std::find(names.begin(), names.end(), "worker 0 (place 0, socket 0)"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "worker 1 (place 0, socket 1)"), names.end());
   EXPECT_GE(count_ph(t, "X"), 3u);  // at least the runs that took the roots
+  expect_spans_nest(t);
+  std::remove(path.c_str());
+}
+
+// Data-driven tasks taken from the flow scheduler's ready queues: an instant at each pickup and
+// a "dataflow task" span per pickup, nested in the run it started.
+TEST(Trace, DataflowTasksAreSpansInsideTheirRuns) {
+  const std::string path = temp_path("dataflow");
+  constexpr int n = 200;
+  std::atomic<int> ran{0};
+  {
+    auto flow = locus::dataflow::flow_scheduler::make();
+    locus::config c;
+    c.workers = 2;
+    c.pin = false;
+    c.trace = path;
+    c.custom_scheduler = flow->scheduler();
+    locus::runtime rt{c};
+    locus::dataflow::graph g(rt);
+    locus::dataflow::event<> go;
+    for (int i = 0; i < n; ++i) {
+      auto t = g.task(1, [&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+      locus::dataflow::add_dependence(go, t, 0);
+    }
+    rt.run([](locus::dataflow::event<> go) -> locus::task<void> {
+      go.satisfy();  // on a worker: every task enters a ready queue
+      co_return;
+    }(go));
+    g.wait();
+    ASSERT_GT(flow->stats().pushed, 0u);
+  }
+  EXPECT_EQ(ran.load(), n);
+  const nlohmann::json t = load(path);
+  std::uint64_t instants = 0, spans = 0;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["name"] != "dataflow task") continue;
+    if (e["ph"] == "i") ++instants;
+    if (e["ph"] == "X") ++spans;
+  }
+  EXPECT_GT(instants, 0u);
+  EXPECT_EQ(spans, instants);
   expect_spans_nest(t);
   std::remove(path.c_str());
 }

@@ -18,9 +18,12 @@ struct edt_node;
 class flow_queues : public ext::acquisition {
  public:
   [[nodiscard]] virtual flow_options options() const noexcept = 0;
-  /// Worker `to`'s ready queue of runtime `rt` gets `item` (the task's runner frame) for task
-  /// `n`, with its weight for steal-half. Called on a worker of `rt`; the cost is computed for
-  /// `to` here. Throws std::bad_alloc.
+  /// A graph on `rt` will push into the queues: makes them for `rt` if nobody has. Throws
+  /// std::logic_error if they serve another runtime (one scheduler per runtime).
+  virtual void attach(ext::core_ref rt) = 0;
+  /// Worker `to`'s ready queue of runtime `rt` (attached) gets `item` (the task's runner
+  /// frame or the task itself) for task `n`, with its weight for steal-half. Called on a
+  /// worker of `rt`; the cost is computed for `to` here. Throws std::bad_alloc.
   virtual void push(ext::core_ref rt, unsigned to, std::uintptr_t item, const edt_node& n) = 0;
 };
 

@@ -1,44 +1,44 @@
 // The flow scheduler: per-worker ready queues with the OCR paper's ordering and stealing
 // (locus/dataflow/flow_scheduler.hpp states the policy).
 //
-// Each queue is a std::set under its own mutex, ordered by (cost ascending, sequence number
-// descending): begin() is the owner's end (cheapest, then newest), the last element the
-// thieves' end. In ready_queue::deque mode every cost is 0, so the order is the deque's.
-// `size` mirrors the set's size for lock-free looks (may_sleep, skipping empty victims); it is
-// written under the mutex and read relaxed, a hint only: an item is taken under the mutex.
+// Each queue is a ranked ext::shared_pool (locus/ext/pool.hpp, "Ranked pools"): its front is
+// the owner's end (cheapest, then newest), its back the thieves' end (dearest, then oldest); in
+// ready_queue::deque mode every rank is 0, so the order is the deque's. An entry's tag is its
+// task's node. flow_stats::cost_at_run adds, for a task its queue's owner takes, the rank
+// (priority mode: the retrieval cost for that worker, computed when the task entered the
+// queue) or, in deque mode, the same cost computed at the take (it differs only if an input
+// block's home moved while the task waited: a block written on another core meanwhile); for a
+// stolen task, its cost for the thief.
 //
-// Liveness: a task enters worker v's queue only from a running worker of v's place (the graph
-// posts tasks made ready off the workers, or for another place, to a mailbox instead). The idle
-// protocol keeps a thief of that place awake while one of its workers is active, may_sleep
-// keeps idle workers of the place awake while one of its queues holds a task, and acquire()
-// looks at every queue of the place (and of the places it may steal from); so an awake thief
-// finds the task.
+// Liveness: each worker's pool is bound to that worker's idle domain (ext::bind_pool) when the
+// queues are made, so a push wakes a sleeper of the domain, and a worker about to sleep re-reads
+// every pool of its domain (the idle protocol of pool.hpp and docs/design/0003). acquire()
+// looks at every queue of the place (and of the places it may steal from), the workers that
+// share a domain; so a task in a queue is always seen by an awake worker, without keeping idle
+// workers awake (no may_sleep of our own).
+//
+// One runtime: the pools are bound to the domains of the runtime whose worker first made them.
+// A graph on another runtime with the same scheduler is refused (graph_create: attach()), and
+// that runtime's workers look only through the built-in acquisition.
 #include "locus/dataflow/flow_scheduler.hpp"
 
-#include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "flow_queues.hpp"
+#include "locus/dataflow/node.hpp"
 #include "locus/ext/core.hpp"
+#include "locus/ext/pool.hpp"
 
 namespace locus::dataflow {
 
 namespace detail {
 namespace {
-
-struct entry {
-  std::uint64_t key;   ///< the order: the cost in ready_queue::priority, else 0
-  std::uint64_t seq;   ///< newer entries have larger numbers
-  std::uint64_t cost;  ///< retrieval cost for the queue's worker (flow_stats::cost_at_run)
-  std::uintptr_t item;
-  const edt_node* node;  ///< valid while queued (the task has not run)
-  std::uint32_t weight;
-  bool operator<(const entry& o) const noexcept { return key != o.key ? key < o.key : seq > o.seq; }
-};
 
 /// Per-worker counters: written by the owner only (relaxed load and store), read by stats().
 struct flow_counters {
@@ -50,26 +50,13 @@ struct flow_counters {
 };
 
 struct alignas(64) ready_queue_state {
-  std::mutex m;
-  std::set<entry> tasks;
-  std::uint64_t weight = 0;  ///< sum of the tasks' weights, under m
-  std::uint64_t next_seq = 0;
-  std::atomic<std::size_t> size{0};
+  ext::shared_pool pool{ext::shared_pool::order::ranked};
   flow_counters counters;  ///< the owner's
-
-  void insert(const entry& e) {
-    tasks.insert(e);
-    weight += e.weight;
-    size.store(tasks.size(), std::memory_order_relaxed);
-  }
-  entry take(std::set<entry>::iterator it) {
-    const entry e = *it;
-    tasks.erase(it);
-    weight -= e.weight;
-    size.store(tasks.size(), std::memory_order_relaxed);
-    return e;
-  }
 };
+
+[[nodiscard]] const edt_node& node_of(const ext::shared_pool::ranked_item& r) noexcept {
+  return *reinterpret_cast<const edt_node*>(r.tag);
+}
 
 class flow_queues_impl final : public flow_queues {
  public:
@@ -78,21 +65,26 @@ class flow_queues_impl final : public flow_queues {
   flow_options options() const noexcept override { return m_opt; }
   std::string_view name() const noexcept override { return "flow"; }
 
+  void attach(ext::core_ref rt) override {
+    if (!init(rt))
+      throw std::logic_error(
+          "locus::dataflow::graph: this flow_scheduler's ready queues serve another runtime; "
+          "make one flow_scheduler per runtime (flow_scheduler::make)");
+  }
+
   void push(ext::core_ref rt, unsigned to, std::uintptr_t item, const edt_node& n) override {
-    init(rt.num_workers());
-    const std::uint64_t cost = retrieval_cost(n, rt, to);
-    const std::uint32_t weight = steal_weight(n, m_opt.steal);
-    ready_queue_state& q = *m_queues[to];
-    {
-      std::lock_guard lk(q.m);
-      q.insert(
-          {m_opt.queue == ready_queue::priority ? cost : 0, q.next_seq++, cost, item, &n, weight});
-    }
+    // attach() made the queues for rt (graph_create), before any of its tasks could be ready.
+    const ext::shared_pool::ranked_item r{{item, ext::work_item::k_from_mailbox},
+                                          rank_for(n, rt, to),
+                                          steal_weight(n, m_opt.steal),
+                                          reinterpret_cast<std::uintptr_t>(&n)};
+    (void)m_queues[to]->pool.push_ranked(r);  // unbounded: never full
     if (rt.is_current()) flow_counters::bump(m_queues[ext::this_worker_index()]->counters.pushed);
   }
 
   bool acquire(ext::worker_ref w, ext::work_item& out) override {
-    init(w.num_workers());
+    // Only the runtime the queues were made for has tasks in them (see the file's comment).
+    if (!init(w.core())) return m_builtin->acquire(w, out);
     if (take_own(w, out)) return true;
     // Frames resumed by events, continuations of spawns inside bodies, mailboxes: SLAW's order.
     if (m_builtin->acquire(w, out)) return true;
@@ -118,16 +110,9 @@ class flow_queues_impl final : public flow_queues {
     return false;
   }
 
-  bool may_sleep(ext::worker_ref w) noexcept override {
-    if (!m_ready.load(std::memory_order_acquire)) return true;
-    for (unsigned v : w.place_workers(w.place()))
-      if (m_queues[v]->size.load(std::memory_order_relaxed) != 0) return false;
-    return true;
-  }
-
   flow_stats stats() const noexcept {
     flow_stats s;
-    if (!m_ready.load(std::memory_order_acquire)) return s;
+    if (m_runtime.load(std::memory_order_acquire) == 0) return s;
     for (const auto& q : m_queues) {
       const flow_counters& c = q->counters;
       s.pushed += c.pushed.load(std::memory_order_relaxed);
@@ -141,73 +126,77 @@ class flow_queues_impl final : public flow_queues {
   }
 
  private:
-  void init(unsigned workers) {
-    if (m_ready.load(std::memory_order_acquire)) [[likely]]
-      return;
+  /// The rank of task n in worker w's queue: its retrieval cost for w in priority mode, else 0.
+  [[nodiscard]] std::uint64_t rank_for(const edt_node& n, ext::core_ref rt,
+                                       unsigned w) const noexcept {
+    return m_opt.queue == ready_queue::priority ? retrieval_cost(n, rt, w) : 0;
+  }
+
+  /// Makes the queues for `rt` once (one per worker, each bound to its worker's idle domain);
+  /// false if they were made for another runtime. The acquire load pairs with the release
+  /// store after the queues are made and bound (call_once also orders them for its callers).
+  bool init(ext::core_ref rt) {
+    const std::uint64_t mine = m_runtime.load(std::memory_order_acquire);
+    if (mine != 0) [[likely]]
+      return mine == rt.id();
     std::call_once(m_once, [&] {
+      const unsigned workers = rt.num_workers();
       m_queues.reserve(workers);
-      for (unsigned i = 0; i < workers; ++i)
+      for (unsigned i = 0; i < workers; ++i) {
         m_queues.push_back(std::make_unique<ready_queue_state>());
-      m_ready.store(true, std::memory_order_release);
+        ext::bind_pool(rt, i, m_queues.back()->pool);  // before its first push
+      }
+      m_runtime.store(rt.id(), std::memory_order_release);
     });
+    return m_runtime.load(std::memory_order_acquire) == rt.id();
   }
 
   bool take_own(ext::worker_ref w, ext::work_item& out) {
     ready_queue_state& q = *m_queues[w.index()];
-    if (q.size.load(std::memory_order_relaxed) == 0) return false;
-    entry e;
-    {
-      std::lock_guard lk(q.m);
-      if (q.tasks.empty()) return false;
-      e = q.take(q.tasks.begin());
-    }
+    ext::shared_pool::ranked_item r;
+    if (!q.pool.take_front(r)) return false;
     flow_counters::bump(q.counters.local_takes);
-    flow_counters::bump(q.counters.cost_at_run, e.cost);
-    out = {e.item, ext::work_item::k_from_mailbox};
+    const std::uint64_t cost = m_opt.queue == ready_queue::priority
+                                   ? r.rank
+                                   : retrieval_cost(node_of(r), w.core(), w.index());
+    flow_counters::bump(q.counters.cost_at_run, cost);
+    out = r.item;
     return true;
   }
 
   /// Takes from the thieves' end of v's queue: one task, or tasks until half its weight. Runs
   /// the first, requeues the others in the own queue with their costs for this worker.
   bool steal(ext::worker_ref w, unsigned v, ext::work_item& out) {
-    ready_queue_state& q = *m_queues[v];
-    if (q.size.load(std::memory_order_relaxed) == 0) return false;
+    ext::shared_pool& victim = m_queues[v]->pool;
+    if (victim.size_hint() == 0) return false;
     ready_queue_state& mine = *m_queues[w.index()];
     flow_counters::bump(mine.counters.steal_attempts);
-    std::vector<entry> got;
-    {
-      std::lock_guard lk(q.m);
-      if (q.tasks.empty()) return false;
-      const std::uint64_t half = q.weight / 2;
-      std::uint64_t taken = 0;
-      do {
-        got.push_back(q.take(std::prev(q.tasks.end())));
-        taken += got.back().weight;
-      } while (m_opt.steal != steal_mode::one && !q.tasks.empty() && taken < half);
+    std::vector<ext::shared_pool::ranked_item> got;
+    if (m_opt.steal == steal_mode::one) {
+      ext::shared_pool::ranked_item r;
+      if (victim.take_back(r)) got.push_back(r);
+    } else {
+      (void)victim.take_back_half(got);
     }
+    if (got.empty()) return false;
     flow_counters::bump(mine.counters.steals);
     flow_counters::bump(mine.counters.tasks_stolen, got.size());
     const ext::core_ref rt = w.core();
-    const std::uint64_t run_cost = retrieval_cost(*got.front().node, rt, w.index());
-    if (got.size() > 1) {
-      std::lock_guard lk(mine.m);
-      for (std::size_t i = 1; i < got.size(); ++i) {
-        entry e = got[i];
-        e.cost = retrieval_cost(*e.node, rt, w.index());
-        e.key = m_opt.queue == ready_queue::priority ? e.cost : 0;
-        e.seq = mine.next_seq++;
-        mine.insert(e);
-      }
+    for (std::size_t i = 1; i < got.size(); ++i) {
+      got[i].rank = rank_for(node_of(got[i]), rt, w.index());
+      (void)mine.pool.push_ranked(got[i]);  // unbounded: never full
     }
-    flow_counters::bump(mine.counters.cost_at_run, run_cost);
-    out = {got.front().item, ext::work_item::k_from_mailbox};
+    flow_counters::bump(mine.counters.cost_at_run,
+                        retrieval_cost(node_of(got.front()), rt, w.index()));
+    out = got.front().item;
     return true;
   }
 
   flow_options m_opt;
   std::shared_ptr<ext::acquisition> m_builtin = ext::slaw_acquisition();
   std::once_flag m_once;
-  std::atomic<bool> m_ready{false};
+  /// The id (ext::core_ref::id) of the runtime the queues were made for; 0 until then.
+  std::atomic<std::uint64_t> m_runtime{0};
   std::vector<std::unique_ptr<ready_queue_state>> m_queues;
 };
 
@@ -236,20 +225,31 @@ std::shared_ptr<flow_scheduler> flow_scheduler::make(flow_options o) {
   return std::make_shared<detail::flow_scheduler_impl>(o);
 }
 
-const char* to_string(steal_mode m) noexcept {
-  switch (m) {
-    case steal_mode::one:
-      return "one";
-    case steal_mode::half_pessimistic:
-      return "half-pessimistic";
-    case steal_mode::half_optimistic:
-      return "half-optimistic";
-  }
-  return "?";
+namespace {
+constexpr std::array<locus::detail::enum_name<steal_mode>, 3> steal_mode_names{{
+    {steal_mode::one, "one"},
+    {steal_mode::half_pessimistic, "half-pessimistic"},
+    {steal_mode::half_optimistic, "half-optimistic"},
+}};
+constexpr std::array<locus::detail::enum_name<ready_queue>, 2> ready_queue_names{{
+    {ready_queue::deque, "deque"},
+    {ready_queue::priority, "priority"},
+}};
+}  // namespace
+
+std::span<const locus::detail::enum_name<steal_mode>> names_of(steal_mode) noexcept {
+  return steal_mode_names;
+}
+std::span<const locus::detail::enum_name<ready_queue>> names_of(ready_queue) noexcept {
+  return ready_queue_names;
 }
 
+// The tables' names are string literals, so each view ends in a NUL: .data() is a C string.
+const char* to_string(steal_mode m) noexcept {
+  return locus::detail::name_of(m, "?").data();
+}
 const char* to_string(ready_queue q) noexcept {
-  return q == ready_queue::priority ? "priority" : "deque";
+  return locus::detail::name_of(q, "?").data();
 }
 
 }  // namespace locus::dataflow

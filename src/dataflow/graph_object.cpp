@@ -20,6 +20,7 @@ graph_state* graph_create(locus::runtime& rt, graph_options o) {
   g->place = o.place;
   g->flow = dynamic_cast<flow_queues*>(g->rt.acquisition_strategy());
   try {
+    if (g->flow != nullptr) g->flow->attach(g->rt);
     install_debt_observer(g->rt);
   } catch (...) {
     delete g;

@@ -1,6 +1,7 @@
 // data_range.cpp — the errors of the data_range factories and LAWS's Eq. 1.
 #include <locus/locality/data_range.hpp>
 
+#include <array>
 #include <cstdio>
 #include <string>
 
@@ -68,16 +69,21 @@ std::string to_string(const data_range& r) {
   return pointer_text(r.begin) + "+" + std::to_string(r.bytes) + " (" + to_string(r.mode) + ")";
 }
 
+namespace {
+constexpr std::array<detail::enum_name<access>, 3> access_names{{
+    {access::read, "read"},
+    {access::write, "write"},
+    {access::read_write, "read_write"},
+}};
+}  // namespace
+
+std::span<const detail::enum_name<access>> names_of(access) noexcept {
+  return access_names;
+}
+
+// The table's names are string literals, so each view ends in a NUL: .data() is a C string.
 const char* to_string(access mode) noexcept {
-  switch (mode) {
-    case access::read:
-      return "read";
-    case access::write:
-      return "write";
-    case access::read_write:
-      return "read_write";
-  }
-  return "?";
+  return detail::name_of(mode, "?").data();
 }
 
 }  // namespace locus

@@ -2,6 +2,7 @@
 #include <locus/locality/home_map.hpp>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include <locus/config.hpp>
@@ -15,18 +16,15 @@ std::uint64_t page_of(const void* p) noexcept {
   return (reinterpret_cast<std::uintptr_t>(p) & k_address_mask) / home_map::page_bytes;
 }
 
-const char* kind_name(home::kind k) {
-  switch (k) {
-    case home::kind::core:
-      return "core";
-    case home::kind::numa:
-      return "numa";
-    case home::kind::package:
-      return "package";
-    case home::kind::none:
-      break;
-  }
-  return "none";
+constexpr std::array<detail::enum_name<home::kind>, 4> home_kind_names{{
+    {home::kind::none, "none"},
+    {home::kind::core, "core"},
+    {home::kind::numa, "numa"},
+    {home::kind::package, "package"},
+}};
+
+std::string kind_name(home::kind k) {
+  return std::string(detail::name_of(k, "none"));
 }
 
 void require_home(home h, const char* who) {
@@ -54,6 +52,10 @@ Node& get_or_create(std::atomic<Node*>& slot, std::atomic<std::size_t>& table_by
 }
 
 }  // namespace
+
+std::span<const detail::enum_name<home::kind>> names_of(home::kind) noexcept {
+  return home_kind_names;
+}
 
 home home::make(kind k, unsigned index) {
   if (index > k_index_mask) {

@@ -9,12 +9,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <vector>
 
 #include <locus/config.hpp>
@@ -107,7 +109,9 @@ bool bind(const void* p, std::size_t bytes, placement pl, const topology& topo, 
   const int err = errno;
   hwloc_bitmap_free(cpus);
   if (rc != 0) {
-    why = std::string("hwloc_set_area_membind: ") + std::strerror(err);
+    // The error_category message, not strerror: thread-safe (memory may be bound from workers).
+    why = "hwloc_set_area_membind: ";
+    why += std::generic_category().message(err);
     return false;
   }
   return true;
@@ -163,18 +167,21 @@ void require_bytes(std::size_t bytes, const char* who) {
 
 }  // namespace
 
+std::span<const detail::enum_name<placement::kind>> names_of(placement::kind) noexcept {
+  static constexpr std::array<detail::enum_name<placement::kind>, 4> names{{
+      {placement::kind::first_touch, "first_touch"},
+      {placement::kind::interleave, "interleave"},
+      {placement::kind::on_socket, "on_socket"},
+      {placement::kind::on_numa, "on_numa"},
+  }};
+  return names;
+}
+
 std::string to_string(placement p) {
-  switch (p.how) {
-    case placement::kind::first_touch:
-      return "first_touch";
-    case placement::kind::interleave:
-      return "interleave";
-    case placement::kind::on_socket:
-      return "on_socket(" + std::to_string(p.index) + ")";
-    case placement::kind::on_numa:
-      return "on_numa(" + std::to_string(p.index) + ")";
-  }
-  return "?";
+  std::string s(detail::name_of(p.how, "?"));
+  if (p.how == placement::kind::on_socket || p.how == placement::kind::on_numa)
+    s.append("(").append(std::to_string(p.index)).append(")");
+  return s;
 }
 
 void check_placement(placement p, const topology& topo, const char* who) {

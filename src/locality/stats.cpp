@@ -1,8 +1,9 @@
 // locality/stats.cpp — shares, the straggler socket, and the one-line and JSON reports.
 #include <locus/locality/stats.hpp>
 
+#include "locus/detail/json_writer.hpp"
+
 #include <array>
-#include <charconv>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -35,59 +36,27 @@ std::string size_text(std::uint64_t bytes) {
   return buf;
 }
 
-/// The few pieces of JSON this file writes: numbers, fixed keys, arrays and objects.
-class json_writer {
- public:
-  void open(char c) { separate(), m_out += c, m_first = true; }
-  void close(char c) { m_out += c, m_first = false; }
-  void key(std::string_view k) {
-    separate();
-    m_out += '"';
-    m_out += k;  // keys are fixed identifiers: nothing to escape
-    m_out += "\":";
-    m_first = true;  // the value follows without a comma
-  }
-  void value(std::uint64_t v) { separate(), m_out += std::to_string(v); }
-  void value(int v) { separate(), m_out += std::to_string(v); }
-  void value(bool v) { separate(), m_out += v ? "true" : "false"; }
-  void value(std::optional<double> v) {
-    if (v)
-      value(*v);
-    else
-      separate(), m_out += "null";
-  }
-  void value(double v) {
-    separate();
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-    m_out.append(buf, r.ptr);
-  }
-  template <class T>
-  void field(std::string_view k, T v) {
-    key(k);
-    value(v);
-  }
-  [[nodiscard]] std::string take() { return std::move(m_out); }
+using detail::json_writer;
 
- private:
-  void separate() {
-    if (!m_first) m_out += ',';
-    m_first = false;
-  }
-  std::string m_out;
-  bool m_first = true;
-};
+/// A share, or null when there is nothing to share (no bytes placed).
+void share_field(json_writer& w, std::string_view k, std::optional<double> v) {
+  w.key(k);
+  if (v)
+    w.value(*v);
+  else
+    w.null();
+}
 
 void write_distances(json_writer& w, std::string_view k, const distance_counts& b) {
   w.key(k);
-  w.open('{');
+  w.begin_object();
   w.field("same_core", b.same_core);
   w.field("same_l3", b.same_l3);
   w.field("same_numa", b.same_numa);
   w.field("same_socket", b.same_socket);
   w.field("remote", b.remote);
   w.field("unplaced", b.unplaced);
-  w.close('}');
+  w.end_object();
 }
 
 void write_bytes(json_writer& w, const locality_bytes& b) {
@@ -96,21 +65,21 @@ void write_bytes(json_writer& w, const locality_bytes& b) {
 
 void write_level(json_writer& w, std::string_view k, const level_counts& c) {
   w.key(k);
-  w.open('{');
+  w.begin_object();
   w.field("hits", c.lines.hits);
   w.field("misses", c.lines.misses);
   w.field("evictions", c.lines.evictions);
   write_distances(w, "misses_by_distance", c.misses);
-  w.close('}');
+  w.end_object();
 }
 
 template <class F>
 void write_array(json_writer& w, std::string_view k, std::size_t n, F&& each) {
   w.key(k);
-  w.open('[');
+  w.begin_array();
   for (std::size_t i = 0; i < n; ++i)
     each(i);
-  w.close(']');
+  w.end_array();
 }
 
 }  // namespace
@@ -171,8 +140,8 @@ std::string locality_stats::summary() const {
 
 std::string locality_stats::to_json() const {
   json_writer w;
-  w.open('{');
-  w.field("local_share", local_share());
+  w.begin_object();
+  share_field(w, "local_share", local_share());
   write_bytes(w, total);
   w.field("straggler_socket", straggler_socket());
   w.field("cache_model", cache_modelled);
@@ -189,9 +158,9 @@ std::string locality_stats::to_json() const {
                 [&](std::size_t i) { w.value(l3_per_socket[i].lines.*column.second); });
   }
   write_array(w, "per_socket", per_socket.size(), [&](std::size_t i) {
-    w.open('{');
+    w.begin_object();
     w.field("socket", static_cast<std::uint64_t>(i));
-    w.field("local_share", per_socket[i].local_share());
+    share_field(w, "local_share", per_socket[i].local_share());
     write_bytes(w, per_socket[i]);
     const level_counts l3 = i < l3_per_socket.size() ? l3_per_socket[i] : level_counts{};
     w.field("l3_hits", l3.lines.hits);
@@ -199,28 +168,28 @@ std::string locality_stats::to_json() const {
     write_level(w, "l3", l3);
     write_level(w, "private",
                 i < private_per_socket.size() ? private_per_socket[i] : level_counts{});
-    w.close('}');
+    w.end_object();
   });
   write_array(w, "per_l3", l3_per_group.size(), [&](std::size_t i) {
-    w.open('{');
+    w.begin_object();
     w.field("group", static_cast<std::uint64_t>(i));
     w.field("hits", l3_per_group[i].lines.hits);
     w.field("misses", l3_per_group[i].lines.misses);
     w.field("evictions", l3_per_group[i].lines.evictions);
     write_distances(w, "misses_by_distance", l3_per_group[i].misses);
-    w.close('}');
+    w.end_object();
   });
   write_array(w, "per_worker", per_worker.size(), [&](std::size_t i) {
-    w.open('{');
+    w.begin_object();
     w.field("worker", static_cast<std::uint64_t>(i));
-    w.field("local_share", per_worker[i].local_share());
+    share_field(w, "local_share", per_worker[i].local_share());
     write_bytes(w, per_worker[i]);
     write_level(w, "l3", i < l3_per_worker.size() ? l3_per_worker[i] : level_counts{});
     write_level(w, "private",
                 i < private_per_worker.size() ? private_per_worker[i] : level_counts{});
-    w.close('}');
+    w.end_object();
   });
-  w.close('}');
+  w.end_object();
   return w.take();
 }
 

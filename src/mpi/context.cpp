@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include "engine.hpp"
 #include "locus/runtime.hpp"
@@ -115,7 +116,7 @@ void context::check_peers() const {
 
 void context::report(std::exception_ptr e) noexcept {
   try {
-    std::rethrow_exception(e);
+    std::rethrow_exception(std::move(e));
   } catch (const error& x) {
     if (x.origin() == rank() || x.origin() < 0) fail(x.what());
   } catch (const std::exception& x) {

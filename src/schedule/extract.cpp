@@ -63,43 +63,43 @@ void copy_below(const steal_tree& t, node_id from, steal_tree& out, node_id to,
 
 }  // namespace
 
-steal_tree extract_previous(const steal_tree& t, const spawn_point& at) {
+steal_tree extract_previous(const steal_tree& phase_tree, const spawn_point& at) {
   if (!at.traced)
     throw std::invalid_argument(
         "locus::schedule::extract_previous: the spawn point was not taken in a traced phase");
-  const node_id p = find_phase(t, at.phase_worker, at.phase_seq);
+  const node_id p = find_phase(phase_tree, at.phase_worker, at.phase_seq);
   if (p == k_no_node)
     throw std::invalid_argument("locus::schedule::extract_previous: the tree has no phase (" +
                                 std::to_string(at.phase_worker) + ", " +
                                 std::to_string(at.phase_seq) + ")");
   const std::uint32_t shift = at.level + 1;  // child k's level becomes 0
-  const steal_node& ps = t.node(p);
+  const steal_node& ps = phase_tree.node(p);
   if (ps.kind == steal_kind::continuation && ps.level == at.level &&
       ps.spawn_index == at.spawn_index && ps.parent != k_no_node) {
     // The continuation after the spawn was stolen: the spawning phase descended into the
     // child; its steals deeper than the frame are the child's.
     const node_id n = ps.parent;
-    const steal_node& ns = t.node(n);
-    steal_tree out(t.worker_count(), ns.worker, ns.seq, 0, t.topology());
-    for (node_id c : t.children(n)) {
-      const steal_node& s = t.node(c);
+    const steal_node& ns = phase_tree.node(n);
+    steal_tree out(phase_tree.worker_count(), ns.worker, ns.seq, 0, phase_tree.topology());
+    for (node_id c : phase_tree.children(n)) {
+      const steal_node& s = phase_tree.node(c);
       if (s.level <= at.level) continue;
-      copy_below(t, c, out,
+      copy_below(phase_tree, c, out,
                  out.add_steal(0, s.level - shift, s.spawn_index, s.worker, s.seq, s.kind), shift);
     }
     return out;
   }
   // Help-first: the child itself stolen, a node of kind child at (level, spawn index).
-  for (node_id c : t.children(p)) {
-    const steal_node& s = t.node(c);
+  for (node_id c : phase_tree.children(p)) {
+    const steal_node& s = phase_tree.node(c);
     if (s.kind == steal_kind::child && s.level == at.level && s.spawn_index == at.spawn_index) {
-      steal_tree out(t.worker_count(), s.worker, s.seq, 0, t.topology());
-      copy_below(t, c, out, 0, shift);
+      steal_tree out(phase_tree.worker_count(), s.worker, s.seq, 0, phase_tree.topology());
+      copy_below(phase_tree, c, out, 0, shift);
       return out;
     }
   }
   // Not stolen: the child ran on the phase's worker with nothing stolen below it.
-  return steal_tree(t.worker_count(), ps.worker, ps.seq, 0, t.topology());
+  return steal_tree(phase_tree.worker_count(), ps.worker, ps.seq, 0, phase_tree.topology());
 }
 
 }  // namespace locus::schedule

@@ -41,7 +41,7 @@ class steal_recorder final : public ext::observer {
   /// The recorder of `core` if one was installed, else null.
   static steal_recorder* find(ext::core_ref core) noexcept;
 
-  void on_pickup(ext::worker_ref& w, ext::task_ref t, const ext::pickup& p) noexcept override;
+  void on_pickup(ext::worker_ref& w, ext::task_ref f, const ext::pickup& p) noexcept override;
 
   /// On while a traced phase runs. Read relaxed at each pickup; set before the phase's root is
   /// published and cleared after the phase returned, so every pickup of the phase's work sees

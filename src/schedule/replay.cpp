@@ -15,6 +15,7 @@
 //    sleepers that were already asleep when it was armed, so a donation cannot wait on a
 //    sleeping receiver.
 #include "locus/schedule/replay.hpp"
+#include <array>
 
 #include <algorithm>
 #include <chrono>
@@ -31,16 +32,20 @@ namespace locus::schedule {
 
 using locus::detail::frame;
 
+namespace {
+constexpr std::array<locus::detail::enum_name<replay_mode>, 3> replay_mode_names{{
+    {replay_mode::stows, "stows"},
+    {replay_mode::stuws, "stuws"},
+    {replay_mode::relws, "relws"},
+}};
+}  // namespace
+
+std::span<const locus::detail::enum_name<replay_mode>> names_of(replay_mode) noexcept {
+  return replay_mode_names;
+}
+
 std::string_view to_string(replay_mode m) noexcept {
-  switch (m) {
-    case replay_mode::stows:
-      return "stows";
-    case replay_mode::stuws:
-      return "stuws";
-    case replay_mode::relws:
-      return "relws";
-  }
-  return "?";
+  return locus::detail::name_of(m, "?");
 }
 
 replay_scheduler::replay_scheduler(replay_options options) : m_state(std::make_unique<state>()) {

@@ -40,8 +40,6 @@ phase::phase(runtime& rt, bool trace, replay_scheduler* replayer, const steal_tr
         "schedule runs under stuws or relws");
 }
 
-phase::~phase() = default;
-
 namespace {
 
 /// The plan for replaying `tmpl` (validated, remapped to `workers`) under `mode`.

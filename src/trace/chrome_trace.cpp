@@ -95,7 +95,7 @@ class chrome_trace final : public observer {
   void on_phase(core_ref, const phase_info& info, phase_event e) noexcept override {
     try {
       std::string name(info.kind);
-      if (!info.mode.empty()) name += " " + std::string(info.mode);
+      if (!info.mode.empty()) name.append(" ").append(info.mode);
       std::lock_guard lk(m_phase_mutex);
       m_phases.push_back({now(), e == phase_event::begin, std::move(name)});
     } catch (...) {  // out of memory: the phase goes unrecorded
@@ -175,12 +175,20 @@ void chrome_trace::write() noexcept {
     const auto& evs = m_workers[w].events;
     const std::int64_t last = evs.empty() ? 0 : evs.back().ns;
     std::int64_t run = -1, idle = -1, sleep = -1;
+    // A data-driven task's span: from the start of the run its pickup began (the pickup comes
+    // just before the worker's "found") to the end of that run, so it nests in the run span;
+    // like a run span it includes what the task left on the worker's own deque.
+    std::int64_t task = -1;
+    bool task_pending = false;
     for (const event& e : evs) {
       switch (e.what) {
         case kind::run_begin:
           run = e.ns;
+          if (task_pending) task = e.ns, task_pending = false;
           break;
         case kind::run_end:
+          if (task >= 0) span(w, "dataflow task", task, e.ns);
+          task = -1, task_pending = false;
           if (run >= 0) span(w, "run", run, e.ns);
           run = -1;
           break;
@@ -215,6 +223,9 @@ void chrome_trace::write() noexcept {
           std::fprintf(f, "}");
           break;
         case kind::dataflow_task:
+          if (task >= 0) span(w, "dataflow task", task, e.ns);
+          task = run >= 0 ? e.ns : -1;  // inside a run already: from here
+          task_pending = run < 0;
           std::fprintf(f,
                        ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"name\":\"dataflow "
                        "task\",\"ts\":",
@@ -226,6 +237,7 @@ void chrome_trace::write() noexcept {
     }
     if (sleep >= 0) span(w, "sleep", sleep, last);
     if (idle >= 0) span(w, "idle", idle, last);
+    if (task >= 0) span(w, "dataflow task", task, last);
     if (run >= 0) span(w, "run", run, last);
   }
   std::int64_t begun = -1;

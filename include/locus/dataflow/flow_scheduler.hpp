@@ -32,16 +32,18 @@
 // (graph_options::place) picks the queue: the enabling worker's, or near_data: that of the worker
 // on the core that homes the task's largest input datablock.
 //
-// Cost: a ready task goes through a mutex-protected queue and the worker loop's acquisition
+// Cost: a ready task goes through a mutex-protected queue (a ranked ext::shared_pool, bound to
+// its worker's idle domain: a push wakes a sleeper there) and the worker loop's acquisition
 // (one look through find_work per task) instead of a deque push and pop; meant for tasks of
-// microseconds and more (tiles), not fib-sized ones. An idle worker is kept awake while any
-// ready queue holds a task. Frames resumed by events, spawned children and mailboxes are
-// scheduled as by SLAW (they go through the built-in acquisition after the own ready queue).
+// microseconds and more (tiles), not fib-sized ones. Frames resumed by events, spawned
+// children and mailboxes are scheduled as by SLAW (they go through the built-in acquisition
+// after the own ready queue).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "locus/detail/enum_names.hpp"
 #include "locus/ext/scheduler.hpp"
 
 namespace locus::dataflow {
@@ -78,8 +80,9 @@ struct flow_stats {
 };
 
 /// A scheduler whose ready queues follow flow_options; install scheduler() in
-/// config::custom_scheduler of one runtime (its queues are per worker of that runtime: make one
-/// per runtime). Graphs on a runtime with it use its queues.
+/// config::custom_scheduler of one runtime (its queues are per worker of that runtime, made by
+/// the first of its workers to look or the first graph: make one per runtime; a graph on a
+/// second runtime throws std::logic_error). Graphs on a runtime with it use its queues.
 class flow_scheduler {
  public:
   [[nodiscard]] static std::shared_ptr<flow_scheduler> make(flow_options o = {});
@@ -94,5 +97,8 @@ class flow_scheduler {
 /// "priority".
 [[nodiscard]] const char* to_string(steal_mode m) noexcept;
 [[nodiscard]] const char* to_string(ready_queue q) noexcept;
+/// The name tables (locus/detail/enum_names.hpp): to_string, detail::parse_name, name_forms.
+[[nodiscard]] std::span<const locus::detail::enum_name<steal_mode>> names_of(steal_mode) noexcept;
+[[nodiscard]] std::span<const locus::detail::enum_name<ready_queue>> names_of(ready_queue) noexcept;
 
 }  // namespace locus::dataflow

@@ -112,9 +112,9 @@ void node_start(edt_node* n, const body_ops* ops);  ///< counts it; fires it if 
 /// Drops `k` holds on n; the last frees it.
 void node_release(edt_node* n, std::uint64_t k = 1) noexcept;
 void node_drop_handle(edt_node* n) noexcept;
-void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t slot, locus::access mode);
-/// edt::inlet: claims slot `slot` of n for an inlet carrying `type`; takes the inlet's hold.
-void node_claim_inlet(edt_node* n, std::uint32_t slot, const void* type);
+void node_add_dependence(edt_node* n, event_core* ev, std::uint32_t i, locus::access mode);
+/// edt::inlet: claims slot `i` of n for an inlet carrying `type`; takes the inlet's hold.
+void node_claim_inlet(edt_node* n, std::uint32_t i, const void* type);
 /// The inlet of a slot of n stored its value: counts the slot satisfied (n may fire), drops
 /// the inlet's hold.
 void inlet_satisfied(edt_node* n) noexcept;
@@ -128,7 +128,7 @@ struct output_refs {
 };
 output_refs node_done(edt_node* n);
 /// add_dependence(a.done(), n, slot): the edge a -> n, checked for a cycle first.
-void node_add_output_dependence(edt_node* a, event_core* ev, edt_node* n, std::uint32_t slot,
+void node_add_output_dependence(edt_node* a, event_core* ev, edt_node* n, std::uint32_t i,
                                 locus::access mode);
 
 template <class F>

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -163,6 +164,18 @@ class core_ref {
                                          const std::function<std::shared_ptr<observer>()>& make);
   /// The observer installed under `key`, or null.
   [[nodiscard]] observer* find(const void* key) const noexcept;
+
+  // The per-frame strategy slot (task_ref::slot, spawn_site's parent_slot / child_slot): 32
+  // bits every frame carries and inherits, with one owner per runtime (docs/design/0011,
+  // "Per-frame state"). The custom spawn rule owns it from the start if it says so
+  // (spawn_rule::uses_frame_slot); any other extension that would write it (an observer
+  // through task_ref::set) claims it first. Two owners cannot be combined: the second claim
+  // throws. The phase half of the scheduling word (steal-tree recording) is not the slot.
+  /// Claims the slot for `owner` (named `who` in messages). Again for the same owner: nothing.
+  /// Throws std::logic_error naming both when another owner holds it. Any thread.
+  void claim_frame_slot(const void* owner, std::string_view who) const;
+  /// The name of the slot's owner, or empty while nobody owns it.
+  [[nodiscard]] std::string frame_slot_owner() const;
 
  private:
   detail::runtime_state* m_s = nullptr;

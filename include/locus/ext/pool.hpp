@@ -30,6 +30,8 @@
 #include <deque>
 #include <limits>
 #include <mutex>
+#include <set>
+#include <vector>
 
 #include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
@@ -67,6 +69,41 @@ class shared_pool {
   /// Whether the pool is bound to an idle domain.
   [[nodiscard]] bool bound() const noexcept { return m_domain != nullptr; }
 
+  // --- Ranked pools: a priority deque (the flow scheduler's ready queues; any strategy) -------
+  // A pool made with order::ranked holds items with a rank (lower is preferred) and a weight,
+  // and has two ends. The front holds the lowest rank, the newest first among equal ranks; the
+  // back the highest rank, the oldest first among equal ranks. With every rank equal it is a
+  // work-stealing deque's order: the owner takes the newest (front), thieves the oldest
+  // (back). push() and take() work on it too (rank 0, weight 1; the front). A fifo pool
+  // answers the calls below as well: its front is the oldest item, its back the newest, every
+  // weight 1 (push_ranked alone is refused: a fifo pool has no order to put a rank in). The
+  // idle-domain protocol is the same for both orders (the same size word, the same wake-up).
+  // Cost: O(log n) per operation and one node allocation per push (an ordered set under the
+  // mutex), against the fifo pool's amortised O(1).
+  enum class order : std::uint8_t { fifo, ranked };
+  struct ranked_item {
+    work_item item;
+    std::uint64_t rank = 0;    ///< lower ranks come out of the front first
+    std::uint32_t weight = 1;  ///< what take_back_half adds up (at least 1 by convention)
+    std::uintptr_t tag = 0;    ///< the strategy's own word, returned with the item
+  };
+  explicit shared_pool(order o, std::size_t capacity = k_unbounded) noexcept
+      : m_capacity(capacity), m_order(o) {}
+  [[nodiscard]] order ordering() const noexcept { return m_order; }
+  /// Add `it` in rank order and wake one sleeper of the domain, as push() does; false when
+  /// full. Throws std::logic_error on a fifo pool, std::bad_alloc.
+  bool push_ranked(const ranked_item& it);
+  /// Take the item at the front (lowest rank, newest among equals); false if empty.
+  bool take_front(ranked_item& out);
+  /// Take the item at the back (highest rank, oldest among equals); false if empty.
+  bool take_back(ranked_item& out);
+  /// Steal-half: take items from the back, appending them to `out` back first, until their
+  /// weights reach half the pool's total weight as it was (at least one item). Returns how
+  /// many were taken (0: empty). One lock for the lot.
+  std::size_t take_back_half(std::vector<ranked_item>& out);
+  /// The sum of the weights of the items now (under the lock: a look, not a hint).
+  [[nodiscard]] std::uint64_t weight();
+
  private:
   friend class detail::idle_domain;
   std::mutex m_mutex;
@@ -74,9 +111,28 @@ class shared_pool {
   std::atomic<std::size_t> m_size{0};
   std::size_t m_capacity;
   detail::idle_domain* m_domain = nullptr;  ///< set once, by idle_domain::watch
+<<<<<<< HEAD
   /// The domain slot of the gated pool's taker, or k_any_taker (open).
   std::atomic<unsigned> m_taker{k_any_taker};
   shared_pool* m_next_watched = nullptr;  ///< the domain's list, set once before publication
+=======
+  shared_pool* m_next_watched = nullptr;    ///< the domain's list, set once before publication
+
+  // Ranked pools (see above); all under m_mutex. A fifo pool leaves them empty.
+  struct ranked_entry {
+    ranked_item it;
+    std::uint64_t seq;  ///< push order: newer entries have larger numbers
+    bool operator<(const ranked_entry& o) const noexcept {
+      return it.rank != o.it.rank ? it.rank < o.it.rank : seq > o.seq;
+    }
+  };
+  bool take_end(ranked_item& out, bool front);
+  ranked_item pop_ranked(std::set<ranked_entry>::iterator at);
+  order m_order = order::fifo;
+  std::set<ranked_entry> m_ranked;
+  std::uint64_t m_weight = 0;
+  std::uint64_t m_next_seq = 0;
+>>>>>>> door2
 };
 
 /// Bind `pool` to the idle domain of worker `w` of `core` (its pushes wake that domain's

@@ -183,6 +183,11 @@ class spawn_rule {
   /// handed over exactly once; after a true return, its frame may already run elsewhere.
   virtual bool donate(worker_ref /*w*/, unsigned /*to*/, work_item /*item*/) { return false; }
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+  /// True if the rule gives the frames' strategy slots a meaning (writes spawn_site's
+  /// parent_slot / child_slot): it then owns the slot of its runtime from the start, and
+  /// another extension's claim (core_ref::claim_frame_slot) is refused. A rule that answers
+  /// false must leave both slots as they come.
+  [[nodiscard]] virtual bool uses_frame_slot() const noexcept { return false; }
 };
 
 /// Per worker, the idle domain it sleeps in (dense ids 0..k-1), from the topology, each

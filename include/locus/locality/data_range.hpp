@@ -7,6 +7,8 @@
 #include <span>
 #include <string>
 
+#include "locus/detail/enum_names.hpp"
+
 namespace locus {
 
 /// What a task does to a range. The values are bits: read_write == read | write.
@@ -71,5 +73,7 @@ struct data_range {
 /// "0x7f..+4096 (read)" — for messages and logs.
 [[nodiscard]] std::string to_string(const data_range& r);
 [[nodiscard]] const char* to_string(access mode) noexcept;
+/// The name table (locus/detail/enum_names.hpp): "read", "write", "read_write".
+[[nodiscard]] std::span<const detail::enum_name<access>> names_of(access) noexcept;
 
 }  // namespace locus

@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <span>
 
+#include "locus/detail/enum_names.hpp"
+
 namespace locus {
 
 /// Where a page lives, packed into 32 bits: the kind in the top 2 bits, the index below.
@@ -51,6 +53,10 @@ class home {
   [[nodiscard]] static home make(kind k, unsigned index);
   std::uint32_t m_bits = 0;
 };
+
+/// The name table of home kinds (locus/detail/enum_names.hpp): "none", "core", "numa",
+/// "package".
+[[nodiscard]] std::span<const detail::enum_name<home::kind>> names_of(home::kind) noexcept;
 
 class home_map {
  public:

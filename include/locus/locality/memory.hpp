@@ -42,6 +42,10 @@ struct placement {
 
 /// "first_touch", "interleave", "on_socket(2)", "on_numa(0)".
 [[nodiscard]] std::string to_string(placement p);
+/// The name table of the kinds (locus/detail/enum_names.hpp): "first_touch", "interleave",
+/// "on_socket", "on_numa".
+[[nodiscard]] std::span<const detail::enum_name<placement::kind>> names_of(
+    placement::kind) noexcept;
 
 /// Throws std::out_of_range if `p` names a socket or NUMA node that `topo` does not have, e.g.
 /// "allocate: on_socket(5) names no socket; expected on_socket(0) to on_socket(3) (this

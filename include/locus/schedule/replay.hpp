@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "locus/detail/enum_names.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/runtime.hpp"
@@ -53,6 +54,8 @@ enum class replay_mode : std::uint8_t {
 
 /// "stows", "stuws", "relws".
 [[nodiscard]] std::string_view to_string(replay_mode m) noexcept;
+/// The name table (locus/detail/enum_names.hpp): to_string, detail::parse_name, name_forms.
+[[nodiscard]] std::span<const locus::detail::enum_name<replay_mode>> names_of(replay_mode) noexcept;
 
 struct replay_options {
   /// Capacity of each worker's donation buffer (stuws, relws, designated schedules). A donor
@@ -98,6 +101,8 @@ class replay_scheduler final : public ext::acquisition,
   void place(ext::worker_ref w, ext::spawn_site& s) override;
   bool donate(ext::worker_ref w, unsigned to, ext::work_item item) override;
   [[nodiscard]] std::string_view name() const noexcept override { return "replay"; }
+  /// The slot holds the steal-tree node that governs a frame.
+  [[nodiscard]] bool uses_frame_slot() const noexcept override { return true; }
 
   struct state;  ///< src/schedule/replay.cpp
   [[nodiscard]] state& internals() noexcept { return *m_state; }
@@ -134,7 +139,7 @@ class phase final : public ext::phase_hooks {
   /// `tmpl` the template (null: a designed phase, led by designate_after_next_spawn).
   phase(runtime& rt, bool trace, replay_scheduler* replayer, const steal_tree* tmpl,
         replay_mode mode);
-  ~phase();
+  ~phase() = default;
   phase(const phase&) = delete;
   phase& operator=(const phase&) = delete;
   void start(ext::core_ref core, std::uintptr_t root, std::uint32_t place) override;
