@@ -111,12 +111,9 @@ class shared_pool {
   std::atomic<std::size_t> m_size{0};
   std::size_t m_capacity;
   detail::idle_domain* m_domain = nullptr;  ///< set once, by idle_domain::watch
-<<<<<<< HEAD
   /// The domain slot of the gated pool's taker, or k_any_taker (open).
   std::atomic<unsigned> m_taker{k_any_taker};
   shared_pool* m_next_watched = nullptr;  ///< the domain's list, set once before publication
-=======
-  shared_pool* m_next_watched = nullptr;    ///< the domain's list, set once before publication
 
   // Ranked pools (see above); all under m_mutex. A fifo pool leaves them empty.
   struct ranked_entry {
@@ -132,7 +129,6 @@ class shared_pool {
   std::set<ranked_entry> m_ranked;
   std::uint64_t m_weight = 0;
   std::uint64_t m_next_seq = 0;
->>>>>>> door2
 };
 
 /// Bind `pool` to the idle domain of worker `w` of `core` (its pushes wake that domain's
