@@ -4,19 +4,21 @@
 // once per outer iteration (a time step, a half-sweep, a pivot). Every such loop goes through
 // run_iterations below and nowhere else, so that the iteration boundary is one place: LAWS
 // (issue 18) tunes its packing from one iteration to the next and CAB (issue 19) judges
-// iterations, and the planned runtime API, locus::iterate(rt, n, body) on branch `laws`, has
-// this same shape. Switching to it is a change of this file only.
+// iterations: run_iterations goes through locus::iterate (locus/iterate.hpp), which runs each
+// iteration as its own root and tells the scheduler where each begins and ends.
 //
-// Each iteration is its own root: rt.run(body(i)), so the runtime sees n separate runs (their
-// statistics and phase boundaries) instead of one root with the loop inside.
+// Each iteration is its own root, so the runtime sees n separate runs (their statistics and
+// phase boundaries) instead of one root with the loop inside.
 #pragma once
 
+#include <locus/iterate.hpp>
 #include <locus/runtime.hpp>
 #include <locus/task.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace bench {
 
@@ -27,8 +29,8 @@ template <class Body>
 requires std::invocable<Body&, std::size_t> &&
     std::same_as<std::invoke_result_t<Body&, std::size_t>, locus::task<void>>
 void run_iterations(locus::runtime& rt, std::size_t n, Body&& body) {
-  for (std::size_t i = 0; i < n; ++i)
-    rt.run(body(i));
+  // The per-iteration records are dropped here: the harness reads the runtime's stats.
+  (void)locus::iterate(rt, n, std::forward<Body>(body));
 }
 
 }  // namespace bench
