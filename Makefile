@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 BENCH := build/release/bin/locus-bench
 APT_PACKAGES := g++ cmake ninja-build pkg-config libhwloc-dev libtbb-dev libgtest-dev \
                 clang-format python3-matplotlib clang nlohmann-json3-dev libcli11-dev \
-                libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin
+                libopenblas-dev libstarpu-dev libopenmpi-dev openmpi-bin libscalapack-openmpi-dev
 
 .PHONY: deps release demo test mpi-test mpi-test-run bench debug asan tsan sanitizers consumer \
         fuzz fuzz-build fuzz-ci faults format format-check tidy clean
