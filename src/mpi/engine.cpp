@@ -55,8 +55,10 @@ struct notice_recv final : op {
     MPI_Get_count(&st, MPI_CHAR, &n);
     if (m_tag == k_fault_tag)
       e.raise_fault(std::string(m_buf, static_cast<std::size_t>(n)), st.MPI_SOURCE, false);
-    else
-      e.note_bye();
+    else  // "bye <dist_graphs created>"
+      e.note_bye(
+          st.MPI_SOURCE,
+          std::strtoull(std::string(m_buf, static_cast<std::size_t>(n)).c_str() + 3, nullptr, 10));
     if (const int rc = start(e); rc != MPI_SUCCESS) {
       e.raise_fault("locus::mpi: rank " + std::to_string(e.rank()) +
                         ": posting the module's control receive: " + mpi_error_text(rc),
@@ -308,7 +310,10 @@ void engine::loop() {
       if (!m_bye_sent) {
         m_bye_sent = true;
         for (int r = 0; r < m_size; ++r)
-          if (r != m_rank) submit(new notice_send(m_ctl, r, k_bye_tag, "bye"));
+          if (r != m_rank)
+            submit(new notice_send(
+                m_ctl, r, k_bye_tag,
+                "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
         continue;
       }
       const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
@@ -355,11 +360,18 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
     if (o->background || o->survives_fault || o->zombie || o->req == MPI_REQUEST_NULL) continue;
     o->fail(*this, m_fault_msg, m_fault_origin);
     o->zombie = true;
-    MPI_Cancel(&o->req);
+    if (!o->collective) MPI_Cancel(&o->req);
   }
   std::lock_guard lk(m_hooks_mx);
   for (auto& [id, fn] : m_hooks)
     fn(m_fault_msg, m_fault_origin);
+}
+
+void engine::note_bye(int from, std::uint64_t graphs_created) {
+  ++m_byes;
+  // A graph of this rank that waits for `from` (an import, a fence) and that `from` never
+  // created can never finish: an error now, not a hang (dist_graph.cpp).
+  graph_peer_left(*this, from, graphs_created);
 }
 
 void engine::fail_local(const std::string& what) {
@@ -402,6 +414,7 @@ void engine::shutdown_mpi() noexcept {
                   ": the context ended while this operation was pending",
               m_rank);
     MPI_Request r = o->req;
+    if (o->collective && r != MPI_REQUEST_NULL) continue;  // see op::collective: left to MPI
     if (o->background) {  // our own receives: cancelled for sure, so the wait returns
       MPI_Cancel(&r);
       MPI_Wait(&r, MPI_STATUS_IGNORE);
