@@ -146,8 +146,10 @@ void engine::init_mpi(int* argc, char*** argv) {
   MPI_Initialized(&inited);
   int provided = 0;
   if (inited == 0) {
-    // This thread initialises MPI, so it is MPI's main thread: FUNNELED is enough.
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    // This thread initialises MPI, so it is MPI's main thread: FUNNELED is enough. MULTIPLE, if
+    // offered, lets tasks start their own point-to-point operations (options::direct).
+    const int want = m_opts.direct ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+    if (MPI_Init_thread(argc, argv, want, &provided) != MPI_SUCCESS) {
       m_init_error = "locus::mpi: MPI_Init_thread failed";
       return;
     }
@@ -163,6 +165,7 @@ void engine::init_mpi(int* argc, char*** argv) {
       return;
     }
   }
+  m_direct = m_opts.direct && provided == MPI_THREAD_MULTIPLE;
   MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &m_size);
   for (MPI_Comm* c : {&m_user, &m_ctl, &m_graph_req, &m_graph_val}) {
@@ -215,7 +218,14 @@ bool engine::drain_inbox() {
     fifo = fifo->next;
     if (faulted() && !o->survives_fault) {
       o->fail(*this, m_fault_msg, m_fault_origin);
-      delete o;
+      if (o->adopted) {  // in MPI already: as raise_fault does with the ops in flight
+        o->zombie = true;
+        MPI_Cancel(&o->req);
+        m_active.push_back(o);
+        m_reqs.push_back(o->req);
+      } else {
+        delete o;
+      }
       continue;
     }
     m_started.fetch_add(1, std::memory_order_relaxed);

@@ -59,6 +59,9 @@ struct op {
   /// on it, so a fault leaves it in flight (a zombie), and one still in flight at the end is
   /// left to MPI_Finalize, its op (which holds the buffers) never freed.
   bool collective = false;
+  /// Started on a task's thread (engine::direct()): `req` is live when it is submitted, and
+  /// start() only hands it over.
+  bool adopted = false;
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -90,6 +93,9 @@ class engine {
   [[nodiscard]] int size() const noexcept { return m_size; }
   [[nodiscard]] int tag_limit() const noexcept { return m_tag_limit; }
   [[nodiscard]] const options& opts() const noexcept { return m_opts; }
+  /// Point-to-point operations start on the caller's thread (MPI_THREAD_MULTIPLE and
+  /// options::direct; context.hpp). Fixed once the engine is constructed.
+  [[nodiscard]] bool direct() const noexcept { return m_direct; }
   [[nodiscard]] MPI_Comm user_comm() const noexcept { return m_user; }
   [[nodiscard]] MPI_Comm graph_req_comm() const noexcept { return m_graph_req; }
   [[nodiscard]] MPI_Comm graph_val_comm() const noexcept { return m_graph_val; }
@@ -137,6 +143,7 @@ class engine {
   options m_opts;
   int m_rank = -1, m_size = 0, m_tag_limit = 0;
   bool m_owns_mpi = false;
+  bool m_direct = false;
   MPI_Comm m_user = MPI_COMM_NULL, m_ctl = MPI_COMM_NULL, m_graph_req = MPI_COMM_NULL,
            m_graph_val = MPI_COMM_NULL;
 
