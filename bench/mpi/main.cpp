@@ -1,7 +1,7 @@
 // locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
 //   mpirun -np 2 locus-mpi-bench pingpong|heat|cholesky|all [--reps N] [--iters N] [--size RxC]
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
-//          [--workers N] [--progress shared|dedicated] [--json FILE]
+//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--funneled] [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
 #include <mpi.h>
@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--progress", progress, "the communication worker: shared or dedicated")
       ->check(CLI::IsMember({"shared", "dedicated"}));
+  bool funneled = false;
+  app.add_flag("--funneled", funneled,
+               "every MPI operation through the communication worker (options::direct off)");
   long spin_us = -1;
   app.add_option("--spin-us", spin_us,
                  "shared progress: µs of polling after activity (default: the module's)");
@@ -67,6 +70,7 @@ int main(int argc, char** argv) {
   o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
                                        : locus::mpi::progress_mode::shared;
   if (spin_us >= 0) o.spin = std::chrono::microseconds(spin_us);
+  o.direct = !funneled;
   // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
   // asked for here only when that peer runs (the context adopts this MPI; the others run on
   // the module's own FUNNELED initialisation).
