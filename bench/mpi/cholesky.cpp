@@ -118,6 +118,14 @@ double max_relative_difference(const ck::tiled_matrix& l, const ck::tiled_matrix
   return scale > 0 ? diff / scale : diff;
 }
 
+[[noreturn]] void not_built(const std::string& name) {
+  std::string built;
+  for (const auto& r : available_runtimes())
+    built += (built.empty() ? "" : ", ") + r;
+  throw std::invalid_argument("cholesky: runtime '" + name +
+                              "' is not built here (built: " + built + ")");
+}
+
 double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime& rt,
                dist_tiles& t) {
   if (name == "locus") return factor_locus(ctx, rt, t);
@@ -128,12 +136,7 @@ double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime
 #if LOCUS_MPI_BENCH_STARPU
   if (name == "starpu-mpi") return factor_starpu(ctx, t, rt.num_workers());
 #endif
-  throw std::invalid_argument("cholesky: runtime '" + name + "' is not built here (built: " + [] {
-    std::string s;
-    for (const auto& r : available_runtimes())
-      s += (s.empty() ? "" : ", ") + r;
-    return s;
-  }() + ")");
+  not_built(name);
 }
 
 }  // namespace
@@ -145,6 +148,9 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
   const chol::grid2d g = chol::grid_for(ctx.size());
   const std::vector<std::string> runtimes =
       p.runtimes.empty() ? chol::available_runtimes() : p.runtimes;
+  const std::vector<std::string> built = chol::available_runtimes();
+  for (const std::string& name : runtimes)
+    if (std::find(built.begin(), built.end(), name) == built.end()) chol::not_built(name);
   std::vector<result> out;
   std::istringstream sizes(p.chol_sizes);
   for (std::string size; std::getline(sizes, size, ',');) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "bench.hpp"
@@ -97,23 +98,31 @@ int main(int argc, char** argv) {
   rt_storage.emplace(cfg);
   locus::runtime& rt = *rt_storage;
   std::vector<result> all;
-  if (kernel == "pingpong" || kernel == "all")
-    for (auto& r : pingpong(ctx, rt, p))
-      all.push_back(r);
-  if (kernel == "heat" || kernel == "all")
-    for (auto& r : heat(ctx, rt, p))
-      all.push_back(r);
-  if (kernel == "cholesky" || kernel == "all") {
+  try {
+    if (kernel == "pingpong" || kernel == "all")
+      for (auto& r : pingpong(ctx, rt, p))
+        all.push_back(r);
+    if (kernel == "heat" || kernel == "all")
+      for (auto& r : heat(ctx, rt, p))
+        all.push_back(r);
+    if (kernel == "cholesky" || kernel == "all") {
 #if LOCUS_MPI_BENCH_CHOLESKY
-    for (auto& r : cholesky(ctx, rt, p))
-      all.push_back(r);
+      for (auto& r : cholesky(ctx, rt, p))
+        all.push_back(r);
 #else
-    if (kernel == "cholesky") {
-      if (ctx.rank() == 0)
-        std::fprintf(stderr, "locus-mpi-bench: cholesky is not built (no OpenBLAS found)\n");
-      return 2;
-    }
+      if (kernel == "cholesky")
+        throw std::invalid_argument("cholesky is not built (no OpenBLAS found)");
 #endif
+    }
+  } catch (const std::exception& e) {
+    // Every rank is told (a rank waiting in a locus operation fails; one inside raw MPI is
+    // ended by the context's fault timeout), then this rank leaves with the error.
+    std::fprintf(stderr, "locus-mpi-bench: rank %d: error: %s\n", ctx.rank(), e.what());
+    ctx.fail(e.what());
+    rt_storage.reset();
+    ctx_storage.reset();
+    if (we_init) MPI_Finalize();
+    return 2;
   }
   bool ok = true;
   if (ctx.rank() == 0) {
