@@ -41,7 +41,7 @@ test: release
 
 # The mpi module's tests (label mpi: mpirun with 2 and 4 ranks, the fault tests, the MPI
 # example; none when MPI was not found), time-bounded: each test 120 s, the stage
-# MPI_TEST_BOUND seconds (they take about 15 s on 2 cores).
+# MPI_TEST_BOUND seconds (they take about 40 s on 2 loaded cores).
 MPI_TEST_BOUND ?= 300
 mpi-test: release
 	$(MAKE) --no-print-directory mpi-test-run
