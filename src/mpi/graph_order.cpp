@@ -96,13 +96,13 @@ void graph_peer_left(engine& e, int from, std::uint64_t graphs) {
     if (started && epoch >= graphs) return g.check_left(e, epoch, from);
 }
 
-std::string site_of(const std::source_location& site) {
+std::string site_of(const char* file, unsigned line) {
   // The file's last component: ranks built from the same sources in different directories (or
   // with different -ffile-prefix-map) still agree.
-  std::string_view f = site.file_name();
+  std::string_view f = file;
   if (const auto slash = f.find_last_of('/'); slash != std::string_view::npos)
     f.remove_prefix(slash + 1);
-  return std::string(f) + ":" + std::to_string(site.line());
+  return std::string(f) + ":" + std::to_string(line);
 }
 
 }  // namespace locus::mpi::detail

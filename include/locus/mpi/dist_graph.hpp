@@ -44,7 +44,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <source_location>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -114,8 +113,8 @@ struct export_value {
 struct dist_state;
 /// A new graph of this rank: the next epoch; `identity` names it for the creation-order check.
 dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string identity);
-/// "file:line" of a call site.
-[[nodiscard]] std::string site_of(const std::source_location& site);
+/// "file:line" of a call site (the file's last component).
+[[nodiscard]] std::string site_of(const char* file, unsigned line);
 void dist_destroy(dist_state* s) noexcept;
 std::uint64_t dist_epoch(const dist_state& s) noexcept;
 void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
@@ -132,13 +131,15 @@ class dist_graph {
   /// The rank that owns (produces) each key: the same function on every rank.
   using owner_map = std::function<int(std::uint64_t key)>;
 
-  /// A graph identified by its call site (see Rules above).
+  /// A graph identified by its call site (see Rules above). `file` and `line` are the caller's
+  /// (__builtin_FILE / __builtin_LINE as defaults, which gcc and clang evaluate at the call;
+  /// std::source_location is missing from clang 14 with libstdc++).
   dist_graph(locus::runtime& rt, owner_map owner, locus::dataflow::graph_options o = {},
-             std::source_location site = std::source_location::current())
+             const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
       : m_g(rt, o),
         m_owner(std::move(owner)),
         m_ctx(&context::current()),
-        m_s(detail::dist_create(*m_ctx, m_g, detail::site_of(site))) {}
+        m_s(detail::dist_create(*m_ctx, m_g, detail::site_of(file, line))) {}
   /// A graph identified by `name` instead: for ranks that build the same graph at different
   /// call sites (different programs, or branches per rank).
   dist_graph(locus::runtime& rt, owner_map owner, std::string_view name,
