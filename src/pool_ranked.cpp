@@ -21,7 +21,7 @@ bool shared_pool::push_ranked(const ranked_item& it) {
     // seq_cst: pairs with the sleep protocol's seq_cst registration (see pool.hpp).
     m_size.fetch_add(1, std::memory_order_seq_cst);
   }
-  if (m_domain != nullptr) m_domain->wake_one();  // seq_cst after the seq_cst increment
+  if (m_domain != nullptr) m_domain->pushed(*this);  // seq_cst after the seq_cst increment
   return true;
 }
 

@@ -1,4 +1,4 @@
-// locus-mpi-bench: shared pieces of the kernels (ping-pong, heat 2-D) and the driver.
+// locus-mpi-bench: shared pieces of the kernels (ping-pong, heat 2-D, cholesky) and the driver.
 #pragma once
 
 #include <locus/locus.hpp>
@@ -14,8 +14,10 @@ namespace locus_mpi_bench {
 
 struct params {
   int reps = 5;
-  std::size_t iters = 0;  ///< 0: the kernel's default
-  std::string sizes;      ///< kernel-specific, empty: default
+  std::size_t iters = 0;                ///< 0: the kernel's default
+  std::string sizes;                    ///< kernel-specific, empty: default
+  std::string chol_sizes = "4096x256";  ///< cholesky: NxB[,NxB...]
+  std::vector<std::string> runtimes;    ///< cholesky: which runtimes (empty: all built)
 };
 
 /// Seconds of `f()`, every rank timed between two barriers (so the slowest rank counts).
@@ -33,5 +35,6 @@ using result = nlohmann::json;
 
 std::vector<result> pingpong(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
 std::vector<result> heat(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
+std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
 
 }  // namespace locus_mpi_bench

@@ -1,12 +1,17 @@
 // locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
-//   mpirun -np 2 locus-mpi-bench pingpong|heat|all [--reps N] [--iters N] [--size RxC]
-//          [--workers N] [--progress shared|dedicated] [--json FILE]
+//   mpirun -np 2 locus-mpi-bench pingpong|heat|cholesky|all [--reps N] [--iters N] [--size RxC]
+//          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
+//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--funneled] [--json FILE]
+// It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
+#include <mpi.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "bench.hpp"
@@ -38,15 +43,24 @@ int main(int argc, char** argv) {
   std::string kernel = "all", json_path, progress = "shared";
   params p;
   unsigned workers = 1;
-  app.add_option("kernel", kernel, "pingpong, heat or all")
-      ->check(CLI::IsMember({"pingpong", "heat", "all"}));
+  app.add_option("kernel", kernel, "pingpong, heat, cholesky or all")
+      ->check(CLI::IsMember({"pingpong", "heat", "cholesky", "all"}));
   app.add_option("--reps", p.reps, "repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--iters", p.iters, "round trips (pingpong) or steps (heat); 0: default");
   app.add_option("--size", p.sizes, "heat grid RxC (default 2048x2048)");
+  app.add_option("--chol-sizes", p.chol_sizes, "cholesky sizes NxB[,NxB...] (default 4096x256)");
+  app.add_option("--runtimes", p.runtimes, "cholesky runtimes (default: all built)")
+      ->delimiter(',');
   app.add_option("--workers", workers, "locus workers (and OpenMP threads) per rank")
       ->check(CLI::PositiveNumber);
   app.add_option("--progress", progress, "the communication worker: shared or dedicated")
       ->check(CLI::IsMember({"shared", "dedicated"}));
+  bool funneled = false;
+  app.add_flag("--funneled", funneled,
+               "every MPI operation through the communication worker (options::direct off)");
+  long spin_us = -1;
+  app.add_option("--spin-us", spin_us,
+                 "shared progress: µs of polling after activity (default: the module's)");
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);
@@ -56,30 +70,75 @@ int main(int argc, char** argv) {
   locus::mpi::options o;
   o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
                                        : locus::mpi::progress_mode::shared;
-  locus::mpi::context ctx(argc, argv, o);
+  if (spin_us >= 0) o.spin = std::chrono::microseconds(spin_us);
+  o.direct = !funneled;
+  // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
+  // asked for here only when that peer runs (the context adopts this MPI; the others run on
+  // the module's own FUNNELED initialisation).
+  const bool multiple = (kernel == "cholesky" || kernel == "all") &&
+                        (p.runtimes.empty() || std::find(p.runtimes.begin(), p.runtimes.end(),
+                                                         "starpu-mpi") != p.runtimes.end());
+  bool we_init = false;
+#if LOCUS_MPI_BENCH_STARPU
+  if (multiple) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    we_init = true;
+  }
+#else
+  (void)multiple;
+#endif
+  std::optional<locus::mpi::context> ctx_storage;
+  ctx_storage.emplace(argc, argv, o);
+  locus::mpi::context& ctx = *ctx_storage;
   locus::config cfg;
   cfg.workers = workers;
   cfg.pin = false;
-  locus::runtime rt(cfg);
+  std::optional<locus::runtime> rt_storage;
+  rt_storage.emplace(cfg);
+  locus::runtime& rt = *rt_storage;
   std::vector<result> all;
-  if (kernel == "pingpong" || kernel == "all")
-    for (auto& r : pingpong(ctx, rt, p))
-      all.push_back(r);
-  if (kernel == "heat" || kernel == "all")
-    for (auto& r : heat(ctx, rt, p))
-      all.push_back(r);
+  try {
+    if (kernel == "pingpong" || kernel == "all")
+      for (auto& r : pingpong(ctx, rt, p))
+        all.push_back(r);
+    if (kernel == "heat" || kernel == "all")
+      for (auto& r : heat(ctx, rt, p))
+        all.push_back(r);
+    if (kernel == "cholesky" || kernel == "all") {
+#if LOCUS_MPI_BENCH_CHOLESKY
+      for (auto& r : cholesky(ctx, rt, p))
+        all.push_back(r);
+#else
+      if (kernel == "cholesky")
+        throw std::invalid_argument("cholesky is not built (no OpenBLAS found)");
+#endif
+    }
+  } catch (const std::exception& e) {
+    // Every rank is told (a rank waiting in a locus operation fails; one inside raw MPI is
+    // ended by the context's fault timeout), then this rank leaves with the error.
+    std::fprintf(stderr, "locus-mpi-bench: rank %d: error: %s\n", ctx.rank(), e.what());
+    ctx.fail(e.what());
+    rt_storage.reset();
+    ctx_storage.reset();
+    if (we_init) MPI_Finalize();
+    return 2;
+  }
   bool ok = true;
   if (ctx.rank() == 0) {
-    std::printf("%-9s %-16s %-8s %5s %7s %12s %12s %12s %s\n", "kernel", "size", "runtime", "ranks",
-                "workers", "median_s", "latency_us", "MB/s", "verified");
+    std::printf("%-9s %-16s %-10s %5s %7s %12s %12s %12s %9s %s\n", "kernel", "size", "runtime",
+                "ranks", "workers", "median_s", "latency_us", "MB/s", "GFLOP/s", "verified");
     for (const auto& r : all) {
       std::printf(
-          "%-9s %-16s %-8s %5d %7u %12.6f %12s %12s %s\n", r["kernel"].get<std::string>().c_str(),
-          r["size"].get<std::string>().c_str(), r["runtime"].get<std::string>().c_str(),
-          r["ranks"].get<int>(), r["workers"].get<unsigned>(), r["median_s"].get<double>(),
+          "%-9s %-16s %-10s %5d %7u %12.6f %12s %12s %9s %s\n",
+          r["kernel"].get<std::string>().c_str(), r["size"].get<std::string>().c_str(),
+          r["runtime"].get<std::string>().c_str(), r["ranks"].get<int>(),
+          r["workers"].get<unsigned>(), r["median_s"].get<double>(),
           r.contains("latency_us") ? std::to_string(r["latency_us"].get<double>()).c_str() : "-",
           r.contains("bandwidth_MBps") ? std::to_string(r["bandwidth_MBps"].get<double>()).c_str()
                                        : "-",
+          r.contains("gflops") ? std::to_string(r["gflops"].get<double>()).substr(0, 7).c_str()
+                               : "-",
           r["verified"].get<bool>() ? "yes" : "NO");
       ok = ok && r["verified"].get<bool>();
     }
@@ -92,5 +151,8 @@ int main(int argc, char** argv) {
       std::ofstream(json_path) << doc.dump(2) << "\n";
     }
   }
+  rt_storage.reset();
+  ctx_storage.reset();
+  if (we_init) MPI_Finalize();
   return ok ? 0 : 1;
 }

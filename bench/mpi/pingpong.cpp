@@ -91,6 +91,7 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           {"ranks", ctx.size()},
           {"workers", raw ? 0u : rt.num_workers()},
           {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared" : "dedicated"},
+          {"direct", ctx.direct()},
           {"iters", iters},
           {"reps", p.reps},
           {"median_s", s.median},

@@ -96,6 +96,10 @@ int context::size() const noexcept {
 int context::tag_limit() const noexcept {
   return m_e->tag_limit();
 }
+bool context::direct() const noexcept {
+  return m_e->direct();
+}
+
 const options& context::opts() const noexcept {
   return m_e->opts();
 }

@@ -3,6 +3,10 @@
 // Messages (on two of the engine's communicators, so they never meet user messages):
 //   request  graph_req, tag 0: {epoch, key} from a rank that wants key's value, to its owner;
 //   value    graph_val, tag = key: a wire_header, then (if bytes > 0) the bytes, owner -> asker.
+//   fence    graph_req: MPI_Iallreduce (max) of {sequence hash, its complement}.
+// Each request also carries the asker's creation-sequence hash of the epoch, and the fence
+// reduces every rank's: ranks that created their graphs in different orders are an error, not
+// a hang (graph_order.cpp).
 // The owner's worker keeps, per (epoch, key), the value once its export task ran and the ranks
 // that asked before it did; it answers each request once both are there. A key's header and
 // bytes come from one sender with one tag on one communicator, so MPI's non-overtaking rule
@@ -15,24 +19,11 @@
 #include <map>
 #include <vector>
 
-#include "engine.hpp"
-#include "locus/mpi/dist_graph.hpp"
+#include "graph_service.hpp"
 
 namespace locus::mpi::detail {
 
 namespace {
-
-struct wire_header {
-  std::uint64_t hash = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t size = 0;  ///< the type's size (0: a datablock)
-  char name[40] = {};
-};
-static_assert(sizeof(wire_header) == 64);
-
-struct request_msg {
-  std::uint64_t epoch = 0, key = 0;
-};
 
 std::string readable(const char* mangled) {
   int st = 0;
@@ -42,43 +33,13 @@ std::string readable(const char* mangled) {
   return out;
 }
 
-std::atomic<std::uint64_t> g_epochs{0};
-
 }  // namespace
 
-struct dist_state {
-  engine* e = nullptr;
-  context* ctx = nullptr;
-  std::uint64_t epoch = 0;
-  int hook = -1;
-};
-
-/// The owner's record of one key's value.
-struct export_rec {
-  bool ready = false;
-  wire_header hdr;
-  export_value value;
-  std::vector<int> waiting;  ///< ranks that asked before the value was ready
-};
-
-struct fence_op;
-
-struct graph_service {
-  std::map<std::pair<std::uint64_t, std::uint64_t>, export_rec> exports;
-  std::map<std::uint64_t, std::int64_t> imports_pending;  ///< per epoch
-  std::map<std::uint64_t, bool> fencing;                  ///< epoch -> its fence started here
-  std::map<std::uint64_t, op*> deferred;                  ///< fences waiting for imports
-  void send_value(engine& e, export_rec& r, std::uint64_t key, int dest);
-  void on_request(engine& e, int src, const request_msg& m);
-  void import_done(engine& e, std::uint64_t epoch);
-  void check_unanswered(engine& e, std::uint64_t epoch);
-};
-
-namespace {
-
-std::string where(const engine& e) {
+std::string graph_where(const engine& e) {
   return "locus::mpi::dist_graph on rank " + std::to_string(e.rank());
 }
+
+namespace {
 
 /// A send the module makes and nobody awaits: its failure is a fault of this rank.
 struct owned_send final : op {
@@ -95,9 +56,9 @@ struct owned_send final : op {
   }
   bool complete(engine& e, const MPI_Status&, int err) override {
     if (err != MPI_SUCCESS)
-      e.raise_fault(
-          where(e) + ": sending to rank " + std::to_string(m_dest) + ": " + mpi_error_text(err),
-          e.rank(), true);
+      e.raise_fault(graph_where(e) + ": sending to rank " + std::to_string(m_dest) + ": " +
+                        mpi_error_text(err),
+                    e.rank(), true);
     return false;
   }
   void fail(engine&, const std::string&, int) override {}
@@ -116,13 +77,14 @@ struct request_recv final : op {
   }
   bool complete(engine& e, const MPI_Status& st, int err) override {
     if (err != MPI_SUCCESS) {
-      e.raise_fault(where(e) + ": receiving a request: " + mpi_error_text(err), e.rank(), true);
+      e.raise_fault(graph_where(e) + ": receiving a request: " + mpi_error_text(err), e.rank(),
+                    true);
       return false;
     }
     e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
     if (const int rc = start(e); rc != MPI_SUCCESS) {
-      e.raise_fault(where(e) + ": posting the request receive: " + mpi_error_text(rc), e.rank(),
-                    true);
+      e.raise_fault(graph_where(e) + ": posting the request receive: " + mpi_error_text(rc),
+                    e.rank(), true);
       return false;
     }
     return true;
@@ -130,6 +92,8 @@ struct request_recv final : op {
   void fail(engine&, const std::string&, int) override {}
   request_msg m_msg;
 };
+
+}  // namespace
 
 graph_service& service(engine& e) {
   if (!e.graphs) {
@@ -149,18 +113,26 @@ graph_service& service(engine& e) {
       e.activate(r);
     } else {
       delete r;
-      e.raise_fault(where(e) + ": cannot post the request receive", e.rank(), true);
+      e.raise_fault(graph_where(e) + ": cannot post the request receive", e.rank(), true);
     }
   }
   return *e.graphs;
 }
+
+namespace {
 
 /// This rank wants `key`: ask its owner, receive the header, check it, receive the bytes.
 struct import_op final : op {
   int start(engine& e) override {
     graph_service& g = service(e);
     ++g.imports_pending[epoch];
-    auto msg = std::make_shared<request_msg>(request_msg{epoch, key});
+    ++g.importing[{epoch, owner}];
+    auto msg = std::make_shared<request_msg>();
+    msg->epoch = epoch;
+    msg->key = key;
+    msg->sequence = g.epochs[epoch].sequence;
+    std::strncpy(msg->site, g.epochs[epoch].identity.c_str(), sizeof msg->site - 1);
+    g.check_left(e, epoch, owner);
     auto* ask = new owned_send(e.graph_req_comm(), owner, 0, msg.get(), sizeof(request_msg), msg);
     if (const int err = ask->start(e); err != MPI_SUCCESS) {
       delete ask;
@@ -172,7 +144,7 @@ struct import_op final : op {
   }
   bool complete(engine& e, const MPI_Status&, int err) override {
     if (err != MPI_SUCCESS) {
-      e.raise_fault(where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+      e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
                         std::to_string(owner) + ": " + mpi_error_text(err),
                     e.rank(), true);
       return false;
@@ -183,7 +155,7 @@ struct import_op final : op {
                                           : expected_bytes == 0 || hdr.bytes == expected_bytes;
       if (hdr.hash != type.hash || !size_ok) {
         std::string got(hdr.name, strnlen(hdr.name, sizeof hdr.name));
-        e.raise_fault(where(e) + ": key " + std::to_string(key) + " from rank " +
+        e.raise_fault(graph_where(e) + ": key " + std::to_string(key) + " from rank " +
                           std::to_string(owner) + " carries " + readable(got.c_str()) + " (" +
                           std::to_string(hdr.bytes) + " bytes); this rank expects " +
                           readable(type.name) + " (" +
@@ -199,7 +171,7 @@ struct import_op final : op {
         const int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner,
                                  static_cast<int>(key), e.graph_val_comm(), &req);
         if (rc == MPI_SUCCESS) return true;
-        e.raise_fault(where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+        e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
                           std::to_string(owner) + ": " + mpi_error_text(rc),
                       e.rank(), true);
         return false;
@@ -207,6 +179,8 @@ struct import_op final : op {
       sink->buffer(0);
     }
     sink->deliver();
+    if (auto it = e.graphs->importing.find({epoch, owner}); it != e.graphs->importing.end())
+      if (--it->second == 0) e.graphs->importing.erase(it);
     e.graphs->import_done(e, epoch);
     return false;
   }
@@ -246,8 +220,9 @@ struct export_op final : op {
 
 }  // namespace
 
-/// The end of an epoch on this rank: every value asked for arrived, then a barrier.
+/// The end of an epoch on this rank: every value asked for arrived, then the collective.
 struct fence_op final : op {
+  fence_op() { collective = true; }
   int start(engine& e) override {
     graph_service& g = service(e);
     g.fencing[epoch] = true;
@@ -256,6 +231,12 @@ struct fence_op final : op {
       fail(e, e.fault_message(), e.fault_origin());
       return MPI_SUCCESS;
     }
+    for (const auto& [r, created] : g.left)
+      if (created <= epoch) {
+        g.check_left(e, epoch, r);
+        fail(e, e.fault_message(), e.fault_origin());
+        return MPI_SUCCESS;
+      }
     if (g.imports_pending[epoch] > 0) {
       // Held back until the last import of the epoch arrived (graph_service::import_done).
       auto* later = new fence_op();
@@ -264,16 +245,35 @@ struct fence_op final : op {
       g.deferred[epoch] = later;
       return MPI_SUCCESS;
     }
-    return MPI_Ibarrier(e.graph_req_comm(), &req);
+    return start_collective(e);
+  }
+  /// The fence's collective: every rank's {hash, ~hash}, reduced by max.
+  int start_collective(engine& e) {
+    const std::uint64_t mine = e.graphs->epochs[epoch].sequence;
+    m_out[0] = mine;
+    m_out[1] = ~mine;
+    return MPI_Iallreduce(m_out, m_in, 2, MPI_UINT64_T, MPI_MAX, e.graph_req_comm(), &req);
   }
   bool complete(engine& e, const MPI_Status&, int err) override {
     graph_service& g = *e.graphs;
+    if (err == MPI_SUCCESS && (m_in[0] != m_out[0] || m_in[1] != m_out[1])) {
+      // Some rank's hash differs from this one's: every rank sees a max unlike its own pair.
+      const std::string msg =
+          graph_where(e) + ": the ranks created their dist_graphs in different orders: graph #" +
+          std::to_string(epoch) + " (" + g.epochs[epoch].identity +
+          " on this rank) has another creation sequence on some rank (graphs are matched by "
+          "creation order; create them in the same order on every rank)";
+      e.raise_fault(msg, e.rank(), true);
+      finish(msg, e.rank());
+      return false;
+    }
     auto lo = g.exports.lower_bound({epoch, 0});
     auto hi = g.exports.lower_bound({epoch + 1, 0});
     g.exports.erase(lo, hi);
     g.imports_pending.erase(epoch);
     g.fencing.erase(epoch);
-    finish(err == MPI_SUCCESS ? std::string() : where(e) + ": fence: " + mpi_error_text(err),
+    g.epochs.erase(epoch);
+    finish(err == MPI_SUCCESS ? std::string() : graph_where(e) + ": fence: " + mpi_error_text(err),
            e.rank());
     return false;
   }
@@ -285,6 +285,7 @@ struct fence_op final : op {
   }
   std::uint64_t epoch = 0;
   std::shared_ptr<completion> done;
+  std::uint64_t m_out[2] = {}, m_in[2] = {};
 };
 
 void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int dest) {
@@ -299,7 +300,7 @@ void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int 
     if (o == nullptr) continue;
     if (const int err = o->start(e); err != MPI_SUCCESS) {
       delete o;
-      e.raise_fault(where(e) + ": sending key " + std::to_string(key) + " to rank " +
+      e.raise_fault(graph_where(e) + ": sending key " + std::to_string(key) + " to rank " +
                         std::to_string(dest) + ": " + mpi_error_text(err),
                     e.rank(), true);
       return;
@@ -309,6 +310,11 @@ void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int 
 }
 
 void graph_service::on_request(engine& e, int src, const request_msg& m) {
+  if (epochs.find(m.epoch) == epochs.end()) {
+    early[m.epoch].emplace_back(src, m);  // checked when this rank creates the epoch
+    return;
+  }
+  if (!same_graph(e, src, m)) return;
   export_rec& r = exports[{m.epoch, m.key}];
   if (r.ready) {
     send_value(e, r, m.key, src);
@@ -325,7 +331,7 @@ void graph_service::check_unanswered(engine& e, std::uint64_t epoch) {
   for (auto it = exports.lower_bound({epoch, 0}); it != exports.end() && it->first.first == epoch;
        ++it) {
     if (!it->second.ready && !it->second.waiting.empty()) {
-      e.raise_fault(where(e) + ": rank " + std::to_string(it->second.waiting.front()) +
+      e.raise_fault(graph_where(e) + ": rank " + std::to_string(it->second.waiting.front()) +
                         " asked for key " + std::to_string(it->first.second) +
                         ", which this rank owns but never created or satisfied (dist_graph::event "
                         "on its owner)",
@@ -339,10 +345,10 @@ void graph_service::import_done(engine& e, std::uint64_t epoch) {
   if (--imports_pending[epoch] > 0) return;
   auto it = deferred.find(epoch);
   if (it == deferred.end()) return;
-  op* f = it->second;
+  auto* f = static_cast<fence_op*>(it->second);
   deferred.erase(it);
-  if (const int err = MPI_Ibarrier(e.graph_req_comm(), &f->req); err != MPI_SUCCESS) {
-    f->fail(e, where(e) + ": fence: " + mpi_error_text(err), e.rank());
+  if (const int err = f->start_collective(e); err != MPI_SUCCESS) {
+    f->fail(e, graph_where(e) + ": fence: " + mpi_error_text(err), e.rank());
     delete f;
     return;
   }
@@ -356,11 +362,12 @@ std::uint64_t hash_name(const char* name) noexcept {
   return h;
 }
 
-dist_state* dist_create(context& ctx, locus::dataflow::graph& g) {
+dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string identity) {
   auto* s = new dist_state();
   s->e = &ctx.impl();
   s->ctx = &ctx;
-  s->epoch = g_epochs.fetch_add(1, std::memory_order_relaxed);
+  s->identity = std::move(identity);
+  graph_open(*s);
   // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
   // error makes wait() return once nothing else runs (tasks waiting for values are not waited
   // for after a failure, graph.hpp).
@@ -382,7 +389,7 @@ std::uint64_t dist_epoch(const dist_state& s) noexcept {
 }
 
 void dist_error(const dist_state& s, const std::string& what) {
-  throw error(where(*s.e) + ": " + what, s.e->rank());
+  throw error(graph_where(*s.e) + ": " + what, s.e->rank());
 }
 
 void dist_check_key(const dist_state& s, std::uint64_t key) {

@@ -55,8 +55,10 @@ struct notice_recv final : op {
     MPI_Get_count(&st, MPI_CHAR, &n);
     if (m_tag == k_fault_tag)
       e.raise_fault(std::string(m_buf, static_cast<std::size_t>(n)), st.MPI_SOURCE, false);
-    else
-      e.note_bye();
+    else  // "bye <dist_graphs created>"
+      e.note_bye(
+          st.MPI_SOURCE,
+          std::strtoull(std::string(m_buf, static_cast<std::size_t>(n)).c_str() + 3, nullptr, 10));
     if (const int rc = start(e); rc != MPI_SUCCESS) {
       e.raise_fault("locus::mpi: rank " + std::to_string(e.rank()) +
                         ": posting the module's control receive: " + mpi_error_text(rc),
@@ -144,8 +146,10 @@ void engine::init_mpi(int* argc, char*** argv) {
   MPI_Initialized(&inited);
   int provided = 0;
   if (inited == 0) {
-    // This thread initialises MPI, so it is MPI's main thread: FUNNELED is enough.
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    // This thread initialises MPI, so it is MPI's main thread: FUNNELED is enough. MULTIPLE, if
+    // offered, lets tasks start their own point-to-point operations (options::direct).
+    const int want = m_opts.direct ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+    if (MPI_Init_thread(argc, argv, want, &provided) != MPI_SUCCESS) {
       m_init_error = "locus::mpi: MPI_Init_thread failed";
       return;
     }
@@ -161,6 +165,7 @@ void engine::init_mpi(int* argc, char*** argv) {
       return;
     }
   }
+  m_direct = m_opts.direct && provided == MPI_THREAD_MULTIPLE;
   MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &m_size);
   for (MPI_Comm* c : {&m_user, &m_ctl, &m_graph_req, &m_graph_val}) {
@@ -213,7 +218,14 @@ bool engine::drain_inbox() {
     fifo = fifo->next;
     if (faulted() && !o->survives_fault) {
       o->fail(*this, m_fault_msg, m_fault_origin);
-      delete o;
+      if (o->adopted) {  // in MPI already: as raise_fault does with the ops in flight
+        o->zombie = true;
+        MPI_Cancel(&o->req);
+        m_active.push_back(o);
+        m_reqs.push_back(o->req);
+      } else {
+        delete o;
+      }
       continue;
     }
     m_started.fetch_add(1, std::memory_order_relaxed);
@@ -308,7 +320,10 @@ void engine::loop() {
       if (!m_bye_sent) {
         m_bye_sent = true;
         for (int r = 0; r < m_size; ++r)
-          if (r != m_rank) submit(new notice_send(m_ctl, r, k_bye_tag, "bye"));
+          if (r != m_rank)
+            submit(new notice_send(
+                m_ctl, r, k_bye_tag,
+                "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
         continue;
       }
       const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
@@ -355,11 +370,18 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
     if (o->background || o->survives_fault || o->zombie || o->req == MPI_REQUEST_NULL) continue;
     o->fail(*this, m_fault_msg, m_fault_origin);
     o->zombie = true;
-    MPI_Cancel(&o->req);
+    if (!o->collective) MPI_Cancel(&o->req);
   }
   std::lock_guard lk(m_hooks_mx);
   for (auto& [id, fn] : m_hooks)
     fn(m_fault_msg, m_fault_origin);
+}
+
+void engine::note_bye(int from, std::uint64_t graphs_created) {
+  ++m_byes;
+  // A graph of this rank that waits for `from` (an import, a fence) and that `from` never
+  // created can never finish: an error now, not a hang (dist_graph.cpp).
+  graph_peer_left(*this, from, graphs_created);
 }
 
 void engine::fail_local(const std::string& what) {
@@ -402,6 +424,7 @@ void engine::shutdown_mpi() noexcept {
                   ": the context ended while this operation was pending",
               m_rank);
     MPI_Request r = o->req;
+    if (o->collective && r != MPI_REQUEST_NULL) continue;  // see op::collective: left to MPI
     if (o->background) {  // our own receives: cancelled for sure, so the wait returns
       MPI_Cancel(&r);
       MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -55,6 +55,13 @@ struct op {
   bool background = false;      ///< a module receive that is always posted: does not keep polling
   bool survives_fault = false;  ///< still started after a fault (fault notices, goodbyes)
   bool zombie = false;          ///< failed by a fault while in MPI: completion only frees it
+  /// A nonblocking collective (a graph's fence): MPI forbids MPI_Cancel and MPI_Request_free
+  /// on it, so a fault leaves it in flight (a zombie), and one still in flight at the end is
+  /// left to MPI_Finalize, its op (which holds the buffers) never freed.
+  bool collective = false;
+  /// Started on a task's thread (engine::direct()): `req` is live when it is submitted, and
+  /// start() only hands it over.
+  bool adopted = false;
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -67,6 +74,9 @@ inline void deliver(completion& c, const status& s, std::string error, int origi
   c.finished.store(true, std::memory_order_release);
   c.finished.notify_all();
 }
+
+/// Worker thread: rank `from` ended after creating `graphs` dist_graphs (dist_graph.cpp).
+void graph_peer_left(engine& e, int from, std::uint64_t graphs);
 
 /// "rank R: MPI error: <MPI_Error_string>" for `code`.
 [[nodiscard]] std::string mpi_error_text(int code);
@@ -83,6 +93,9 @@ class engine {
   [[nodiscard]] int size() const noexcept { return m_size; }
   [[nodiscard]] int tag_limit() const noexcept { return m_tag_limit; }
   [[nodiscard]] const options& opts() const noexcept { return m_opts; }
+  /// Point-to-point operations start on the caller's thread (MPI_THREAD_MULTIPLE and
+  /// options::direct; context.hpp). Fixed once the engine is constructed.
+  [[nodiscard]] bool direct() const noexcept { return m_direct; }
   [[nodiscard]] MPI_Comm user_comm() const noexcept { return m_user; }
   [[nodiscard]] MPI_Comm graph_req_comm() const noexcept { return m_graph_req; }
   [[nodiscard]] MPI_Comm graph_val_comm() const noexcept { return m_graph_val; }
@@ -101,7 +114,8 @@ class engine {
   int add_fault_hook(std::function<void(const std::string&, int)> fn);
   void remove_fault_hook(int id);
 
-  void note_bye() noexcept { ++m_byes; }
+  /// Rank `from` said goodbye (its context ended) after creating `graphs` dist_graphs.
+  void note_bye(int from, std::uint64_t graphs);
   [[nodiscard]] comm_stats stats() const noexcept;
   /// Worker thread only: an op started a request outside start() (a follow-up receive).
   void activate(op* o);
@@ -109,6 +123,12 @@ class engine {
   /// Distributed graphs' state on this rank (src/mpi/dist_graph.cpp): made by the first graph
   /// operation; worker thread only.
   std::shared_ptr<graph_service> graphs;
+  /// dist_graph creation (any thread, under graph_seq_mx): the epochs handed out so far and the
+  /// hash of the sequence of their creation sites (dist_graph.cpp). graph_epochs is also read
+  /// by the worker for its goodbye (relaxed: a count it reports, ordered by nothing else).
+  std::mutex graph_seq_mx;
+  std::uint64_t graph_seq_hash = 0;
+  std::atomic<std::uint64_t> graph_epochs{0};
 
  private:
   void thread_main(int* argc, char*** argv);
@@ -123,6 +143,7 @@ class engine {
   options m_opts;
   int m_rank = -1, m_size = 0, m_tag_limit = 0;
   bool m_owns_mpi = false;
+  bool m_direct = false;
   MPI_Comm m_user = MPI_COMM_NULL, m_ctl = MPI_COMM_NULL, m_graph_req = MPI_COMM_NULL,
            m_graph_val = MPI_COMM_NULL;
 

@@ -67,6 +67,7 @@ struct user_op final : op {
   user_op(const op_args& a, std::shared_ptr<completion> c) : args(a), done(std::move(c)) {}
 
   int start(engine& e) override {
+    if (adopted) return MPI_SUCCESS;  // started by the task (direct); req is live
     const int n = static_cast<int>(args.count);
     const MPI_Comm comm = e.user_comm();
     const int peer = args.peer == any_source ? MPI_ANY_SOURCE : args.peer;
@@ -193,7 +194,28 @@ std::shared_ptr<completion> submit(const op_args& a) {
   check(a, e);
   if (e.faulted()) throw error(e.fault_message(), e.fault_origin());
   auto c = std::make_shared<completion>();
-  e.submit(new user_op(a, c));
+  auto* o = new user_op(a, c);
+  if (e.direct() && (a.kind == op_kind::send || a.kind == op_kind::recv)) {
+    // MPI_THREAD_MULTIPLE: start it here and test it once; only a pending one goes to the
+    // communication worker (context.hpp, Direct start). Every point-to-point start of this
+    // rank takes this path, so MPI's order between one thread's messages is the program's.
+    if (const int err = o->start(e); err != MPI_SUCCESS) {
+      o->fail(e, mpi_error_text(err), e.rank());
+      delete o;
+      return c;
+    }
+    int flag = 0;
+    MPI_Status st{};
+    const int err = MPI_Test(&o->req, &flag, &st);
+    if (flag != 0 || err != MPI_SUCCESS) {
+      o->req = MPI_REQUEST_NULL;
+      (void)o->complete(e, st, err);
+      delete o;
+      return c;
+    }
+    o->adopted = true;
+  }
+  e.submit(o);
   return c;
 }
 

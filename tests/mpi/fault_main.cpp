@@ -4,6 +4,8 @@
 //          sends; any further rank computes without touching MPI (the watchdog ends it).
 //   graph: in a dist_graph, rank 1's task throws; rank 0's task waits for rank 1's value.
 //   type:  rank 0 owns key 5 as an int; rank 1 asks for it as a double.
+//   order: rank 1 creates its two dist_graphs in the other order than every other rank.
+//   count: rank 1 creates one dist_graph more than rank 0, which waits for rank 0's value.
 #include <locus/locus.hpp>
 #include <locus/mpi.hpp>
 
@@ -57,6 +59,48 @@ void type_mode(locus::runtime& rt) {
   }
   dg.wait();
 }
+/// One dist_graph's work: rank 0 owns key 1; every other rank reads it in a task.
+void exchange(mpi::dist_graph& dg, int value) {
+  namespace df = locus::dataflow;
+  if (dg.mine(1)) {
+    dg.event<int>(1).satisfy(value);
+  } else {
+    auto t = dg.task(1, [](df::edt_args&) {});
+    df::add_dependence(dg.event<int>(1), t, 0);
+  }
+  dg.wait();
+}
+
+void order_mode(mpi::context& ctx, locus::runtime& rt) {
+  const auto owner = [](std::uint64_t) { return 0; };
+  const auto first = [&] {
+    mpi::dist_graph dg(rt, owner);  // created here: its identity is this line
+    exchange(dg, 1);
+  };
+  const auto second = [&] {
+    mpi::dist_graph dg(rt, owner);
+    exchange(dg, 2);
+  };
+  if (ctx.rank() == 1) {
+    second();
+    first();
+  } else {
+    first();
+    second();
+  }
+}
+
+void count_mode(mpi::context& ctx, locus::runtime& rt) {
+  const auto owner = [](std::uint64_t) { return 0; };
+  {
+    mpi::dist_graph dg(rt, owner);
+    exchange(dg, 1);
+  }
+  if (ctx.rank() == 1) {
+    mpi::dist_graph dg(rt, owner);  // rank 0 never creates it: it ends instead
+    exchange(dg, 2);
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,6 +116,10 @@ int main(int argc, char** argv) {
       graph_mode(ctx, rt);
     else if (mode == "type")
       type_mode(rt);
+    else if (mode == "order")
+      order_mode(ctx, rt);
+    else if (mode == "count")
+      count_mode(ctx, rt);
     else
       ctx.run(rt, body(ctx.rank()));
     std::printf("rank %d: finished without an error\n", ctx.rank());

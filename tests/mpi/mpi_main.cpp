@@ -3,7 +3,9 @@
 // order, so the tests may use collectives.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "mpi_support.hpp"
 
@@ -22,7 +24,11 @@ locus::runtime& rt() {
 
 int main(int argc, char** argv) {
   using namespace locus_mpi_test;
-  g_ctx = std::make_unique<locus::mpi::context>(argc, argv);
+  // LOCUS_MPI_DIRECT=0: every operation through the communication worker (options::direct).
+  locus::mpi::options o;
+  if (const char* d = std::getenv("LOCUS_MPI_DIRECT"); d != nullptr && std::string(d) == "0")
+    o.direct = false;
+  g_ctx = std::make_unique<locus::mpi::context>(argc, argv, o);
   ::testing::InitGoogleTest(&argc, argv);
   // Several ranks share the machine: unpinned workers (pinned ones would all sit on core 0).
   locus::config cfg = locus::config::from_env();

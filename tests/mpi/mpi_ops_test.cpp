@@ -1,7 +1,10 @@
 // Awaitable messages and collectives across the ranks of the job.
 #include <gtest/gtest.h>
 
+#include <mpi.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -132,6 +135,31 @@ TEST(MpiOps, WaitOnAWorkerIsAnError) {
     co_return msg;
   };
   EXPECT_NE(run(t()).find("co_await the request instead"), std::string::npos);
+}
+
+// Direct start (MPI_THREAD_MULTIPLE): a message to this rank is sent eagerly and is there when
+// the receive starts, so both complete on the task's thread and the communication worker
+// starts nothing. Funneled (LOCUS_MPI_DIRECT=0, the mpi.tests.np2.funneled run): it starts both.
+locus::task<long> to_myself(int rank) {
+  long out = 31 + rank, in = 0;
+  co_await mpi::send(std::span(&out, 1), rank, 12);
+  co_await mpi::recv(std::span(&in, 1), rank, 12);
+  co_return in;
+}
+
+TEST(MpiOps, MessagesDoneAtOnceBypassTheCommunicationWorkerOnlyWhenDirect) {
+  const bool want_direct = std::getenv("LOCUS_MPI_DIRECT") == nullptr ||
+                           std::string(std::getenv("LOCUS_MPI_DIRECT")) != "0";
+  int level = 0;
+  ctx().call([&] { MPI_Query_thread(&level); });
+  EXPECT_EQ(ctx().direct(), want_direct && level == MPI_THREAD_MULTIPLE);
+  const auto before = ctx().stats().started;
+  EXPECT_EQ(run(to_myself(ctx().rank())), 31 + ctx().rank());
+  const auto started = ctx().stats().started - before;
+  if (ctx().direct())
+    EXPECT_EQ(started, 0u);
+  else
+    EXPECT_EQ(started, 2u);
 }
 
 TEST(MpiOps, CallRunsRawMpiOnTheCommunicationWorker) {

@@ -15,6 +15,14 @@
 // any thread on its own communicators: the module talks on duplicates of MPI_COMM_WORLD, so
 // its messages never match the program's.
 //
+// Direct start: with options::direct (the default) the context asks MPI for
+// MPI_THREAD_MULTIPLE; when it gets it (or the program's MPI has it), a task's send and recv
+// call MPI_Isend / MPI_Irecv and one MPI_Test on the task's own thread: an operation done at
+// once (an eager send, a message already there) completes without the communication worker,
+// and only one still pending is handed to it to progress. Collectives and every operation of an
+// MPI without MULTIPLE are funneled as below. Two sends of one task keep MPI's order either way
+// (all of one rank's point-to-point starts take the same path).
+//
 // Progress: the worker starts what tasks submit and completes it with MPI_Testsome. With
 // progress_mode::shared (the default, for ranks that use every core for workers) it polls for
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
@@ -58,6 +66,9 @@ struct options {
   /// How long a rank that knows of a fault waits for every rank to reach ~context before it
   /// ends the job with MPI_Abort.
   std::chrono::milliseconds fault_timeout{10000};
+  /// Point-to-point operations started by the task itself (see "Direct start" above): used when
+  /// MPI offers MPI_THREAD_MULTIPLE; the context asks for it when it initialises MPI.
+  bool direct = true;
 };
 
 namespace detail {
@@ -94,6 +105,8 @@ class context {
   /// User tags are in [0, tag_limit()): MPI_TAG_UB + 1 of the module's communicator.
   [[nodiscard]] int tag_limit() const noexcept;
   [[nodiscard]] const options& opts() const noexcept;
+  /// Tasks start their point-to-point operations themselves (Direct start above).
+  [[nodiscard]] bool direct() const noexcept;
 
   /// rt.run(t); if it throws, every other rank is told (unless the error came from another
   /// rank) and the exception is rethrown. If another rank failed meanwhile, throws its error.

@@ -23,13 +23,20 @@
 // to event<datablock>(key, bytes) unless 0) against the header the owner sends, and a mismatch
 // is an error on every rank that names the key, both ranks and both types.
 //
-// Rules: the ranks create their dist_graphs in the same order (each is an epoch of the
-// context); a key is asked for with one type; the owner of every key some rank asks for must
-// create that key's event (dg.event) and satisfy it before its local tasks are done, or wait()
-// fails naming the key. wait() returns on every rank once every rank's local tasks are done and
-// every value asked for has arrived (a fence: no message of this graph is in flight after).
-// A task that throws, here or on another rank, makes wait() throw everywhere (mpi::error names
-// the rank); the failing rank rethrows its own exception.
+// Rules: the ranks create their dist_graphs in the same order (the n-th graph of each rank's
+// context is graph #n, its epoch). Each graph has an identity, its call site (file and line of
+// the constructor call) or the name given to the constructor, and every rank hashes the
+// sequence of identities it created; a rank that asks another for a value, and the fence of
+// every graph, compare these hashes, so graphs created in different orders (or at different
+// sites: give ranks that build the same graph from different code the same name) are an error
+// on every rank, not a hang. A rank that ends while another waits for it in a graph it never
+// created (the ranks created different numbers of graphs) is an error on the waiting rank. A key is
+// asked for with one type; the owner of every key some rank asks for must create that key's event
+// (dg.event) and satisfy it before its local tasks are done, or wait() fails naming the key. wait()
+// returns on every rank once every rank's local tasks are done and every value asked for has
+// arrived (a fence: no message of this graph is in flight after). A task that throws, here or on
+// another rank, makes wait() throw everywhere (mpi::error names the rank); the failing rank
+// rethrows its own exception.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +44,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <typeinfo>
 #include <unordered_map>
@@ -102,7 +111,10 @@ struct export_value {
 };
 
 struct dist_state;
-dist_state* dist_create(context& ctx, locus::dataflow::graph& g);
+/// A new graph of this rank: the next epoch; `identity` names it for the creation-order check.
+dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string identity);
+/// "file:line" of a call site (the file's last component).
+[[nodiscard]] std::string site_of(const char* file, unsigned line);
 void dist_destroy(dist_state* s) noexcept;
 std::uint64_t dist_epoch(const dist_state& s) noexcept;
 void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
@@ -119,11 +131,23 @@ class dist_graph {
   /// The rank that owns (produces) each key: the same function on every rank.
   using owner_map = std::function<int(std::uint64_t key)>;
 
-  dist_graph(locus::runtime& rt, owner_map owner, locus::dataflow::graph_options o = {})
+  /// A graph identified by its call site (see Rules above). `file` and `line` are the caller's
+  /// (__builtin_FILE / __builtin_LINE as defaults, which gcc and clang evaluate at the call;
+  /// std::source_location is missing from clang 14 with libstdc++).
+  dist_graph(locus::runtime& rt, owner_map owner, locus::dataflow::graph_options o = {},
+             const char* file = __builtin_FILE(), unsigned line = __builtin_LINE())
       : m_g(rt, o),
         m_owner(std::move(owner)),
         m_ctx(&context::current()),
-        m_s(detail::dist_create(*m_ctx, m_g)) {}
+        m_s(detail::dist_create(*m_ctx, m_g, detail::site_of(file, line))) {}
+  /// A graph identified by `name` instead: for ranks that build the same graph at different
+  /// call sites (different programs, or branches per rank).
+  dist_graph(locus::runtime& rt, owner_map owner, std::string_view name,
+             locus::dataflow::graph_options o = {})
+      : m_g(rt, o),
+        m_owner(std::move(owner)),
+        m_ctx(&context::current()),
+        m_s(detail::dist_create(*m_ctx, m_g, std::string(name))) {}
   /// Does not wait (call wait() first); tasks still running keep what they use alive.
   ~dist_graph() { detail::dist_destroy(m_s); }
   dist_graph(const dist_graph&) = delete;

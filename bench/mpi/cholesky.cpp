@@ -1,0 +1,204 @@
+// locus-mpi-bench cholesky: the block-cyclic tiles, the driver and the check (cholesky.hpp).
+#include "cholesky.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+namespace locus_mpi_bench {
+
+namespace chol {
+
+namespace ck = cholesky_kernel;
+
+grid2d grid_for(int ranks) {
+  int q = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
+  while (q > 1 && ranks % q != 0)
+    --q;
+  return {ranks / q, q};
+}
+
+dist_tiles::dist_tiles(ck::dims d, grid2d g, int rank) : m_d(d), m_g(g), m_rank(rank) {
+  const std::size_t nt = d.tiles(), npos = std::numeric_limits<std::size_t>::max();
+  m_slot.assign(nt * nt, npos);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < nt; ++i)
+    for (std::size_t j = 0; j <= i; ++j)
+      if (mine(i, j)) m_slot[i * nt + j] = count++;
+  m_data.reset(new double[std::max<std::size_t>(count, 1) * d.b * d.b]);  // NOLINT: load() fills
+}
+
+double* dist_tiles::tile(std::size_t i, std::size_t j) {
+  const std::size_t nt = tiles();
+  if (i >= nt || j > i || m_slot[i * nt + j] == std::numeric_limits<std::size_t>::max())
+    throw std::logic_error("cholesky: tile (" + std::to_string(i) + ", " + std::to_string(j) +
+                           ") is not held by rank " + std::to_string(m_rank));
+  return m_data.get() + m_slot[i * nt + j] * m_d.b * m_d.b;
+}
+
+void dist_tiles::load(const ck::tiled_matrix& a) {
+  const std::size_t nt = tiles(), n = m_d.b * m_d.b;
+  for (std::size_t i = 0; i < nt; ++i)
+    for (std::size_t j = 0; j <= i; ++j)
+      if (mine(i, j)) std::copy_n(a.tile(i, j), n, tile(i, j));
+}
+
+std::vector<std::string> available_runtimes() {
+  std::vector<std::string> r{"locus", "mpi-omp"};
+#if LOCUS_MPI_BENCH_SCALAPACK
+  r.emplace_back("scalapack");
+#endif
+#if LOCUS_MPI_BENCH_STARPU
+  r.emplace_back("starpu-mpi");
+#endif
+  return r;
+}
+
+namespace {
+
+/// Every rank's tiles to rank 0 (raw MPI on the communication worker, MPI's thread): into `out`
+/// there, which must be a tiled_matrix of the same dims. Each rank sends in tile order and rank
+/// 0 receives in tile order, so the blocking calls cannot deadlock.
+void gather(locus::mpi::context& ctx, dist_tiles& t, ck::tiled_matrix* out) {
+  const std::size_t nt = t.tiles();
+  const int count = static_cast<int>(t.size().b * t.size().b);
+  ctx.call([&] {
+    for (std::size_t i = 0; i < nt; ++i) {
+      for (std::size_t j = 0; j <= i; ++j) {
+        const int tag = static_cast<int>(i * nt + j), from = t.owner(i, j);
+        if (t.rank() == 0) {
+          if (from == 0)
+            std::copy_n(t.tile(i, j), count, out->tile(i, j));
+          else
+            MPI_Recv(out->tile(i, j), count, MPI_DOUBLE, from, tag, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        } else if (from == t.rank()) {
+          MPI_Send(t.tile(i, j), count, MPI_DOUBLE, 0, tag, MPI_COMM_WORLD);
+        }
+      }
+    }
+  });
+}
+
+/// The serial tiled factorisation of `a` (the kernels' task order, one thread).
+ck::tiled_matrix serial_factor(const ck::tiled_matrix& a) {
+  const ck::dims d = a.size();
+  ck::tiled_matrix l(d);
+  for (std::size_t i = 0; i < d.tiles(); ++i)
+    for (std::size_t j = 0; j <= i; ++j)
+      std::copy_n(a.tile(i, j), d.b * d.b, l.tile(i, j));
+  openblas_set_num_threads(1);
+  ck::for_each_task(d.tiles(), [&](const ck::tile_task& t) { ck::run_task(l, t); });
+  return l;
+}
+
+/// max |l - ref| / max |ref| over the lower triangle (diagonal tiles: their lower part only,
+/// the strict upper part of a diagonal tile is left as the input's).
+double max_relative_difference(const ck::tiled_matrix& l, const ck::tiled_matrix& ref) {
+  const ck::dims d = l.size();
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < d.tiles(); ++i) {
+    for (std::size_t j = 0; j <= i; ++j) {
+      const double *x = l.tile(i, j), *y = ref.tile(i, j);
+      for (std::size_t c = 0; c < d.b; ++c) {
+        for (std::size_t r = i == j ? c : 0; r < d.b; ++r) {
+          const double dx = std::abs(x[c * d.b + r] - y[c * d.b + r]);
+          diff = std::isnan(dx) ? std::numeric_limits<double>::infinity() : std::max(diff, dx);
+          scale = std::max(scale, std::abs(y[c * d.b + r]));
+        }
+      }
+    }
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+[[noreturn]] void not_built(const std::string& name) {
+  std::string built;
+  for (const auto& r : available_runtimes())
+    built += (built.empty() ? "" : ", ") + r;
+  throw std::invalid_argument("cholesky: runtime '" + name +
+                              "' is not built here (built: " + built + ")");
+}
+
+double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime& rt,
+               dist_tiles& t) {
+  if (name == "locus") return factor_locus(ctx, rt, t);
+  if (name == "mpi-omp") return factor_bsp(ctx, t, rt.num_workers());
+#if LOCUS_MPI_BENCH_SCALAPACK
+  if (name == "scalapack") return factor_scalapack(ctx, t);
+#endif
+#if LOCUS_MPI_BENCH_STARPU
+  if (name == "starpu-mpi") return factor_starpu(ctx, t, rt.num_workers());
+#endif
+  not_built(name);
+}
+
+}  // namespace
+
+}  // namespace chol
+
+std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const params& p) {
+  namespace ck = cholesky_kernel;
+  const chol::grid2d g = chol::grid_for(ctx.size());
+  const std::vector<std::string> runtimes =
+      p.runtimes.empty() ? chol::available_runtimes() : p.runtimes;
+  const std::vector<std::string> built = chol::available_runtimes();
+  for (const std::string& name : runtimes)
+    if (std::find(built.begin(), built.end(), name) == built.end()) chol::not_built(name);
+  std::vector<result> out;
+  std::istringstream sizes(p.chol_sizes);
+  for (std::string size; std::getline(sizes, size, ',');) {
+    const ck::dims d = ck::parse_size(size);
+    openblas_set_num_threads(static_cast<int>(ck::hardware_threads()));
+    const ck::tiled_matrix a = ck::make_input(d);  // every rank: the same seed, the same A
+    std::optional<ck::tiled_matrix> ref;
+    if (ctx.rank() == 0) ref = chol::serial_factor(a);
+    for (const std::string& name : runtimes) {
+      chol::dist_tiles tiles(d, g, ctx.rank());
+      std::vector<double> t;
+      for (int r = 0; r < p.reps; ++r) {
+        tiles.load(a);
+        openblas_set_num_threads(1);  // the tile kernels are single-threaded; ranks x workers
+        t.push_back(chol::run_one(name, ctx, rt, tiles));
+      }
+      // The last repetition's factor, checked on rank 0 (untimed).
+      std::optional<ck::tiled_matrix> l;
+      if (ctx.rank() == 0) l.emplace(d);
+      chol::gather(ctx, tiles, l ? &*l : nullptr);
+      double residual = 0, diff = 0;
+      bool verified = true;
+      if (ctx.rank() == 0) {
+        diff = chol::max_relative_difference(*l, *ref);
+        openblas_set_num_threads(static_cast<int>(ck::hardware_threads()));
+        residual = ck::relative_residual(a, ck::factor_view{l->tile(0, 0), d, true});
+        verified = residual < 1e-12 * static_cast<double>(d.n) && diff < 1e-10;
+      }
+      const spread s = spread_of(t);
+      const double n = static_cast<double>(d.n);
+      out.push_back(result{{"kernel", "cholesky"},
+                           {"size", size},
+                           {"runtime", name},
+                           {"ranks", ctx.size()},
+                           {"grid", std::to_string(g.p) + "x" + std::to_string(g.q)},
+                           {"workers", rt.num_workers()},
+                           {"reps", p.reps},
+                           {"median_s", s.median},
+                           {"min_s", s.min},
+                           {"max_s", s.max},
+                           {"times_s", t},
+                           {"gflops", n * n * n / 3.0 / s.median * 1e-9},
+                           {"residual", residual},
+                           {"max_rel_diff_serial", diff},
+                           {"verified", verified}});
+    }
+  }
+  return out;
+}
+
+}  // namespace locus_mpi_bench

@@ -1,0 +1,80 @@
+// cholesky, locus: one distributed graph (locus::mpi::dist_graph) per factorisation. Each rank
+// creates the tasks that write its own tiles (the owner computes), in the serial task order;
+// a task's slot 0 is the current version of the tile it writes (a local event), the other
+// slots the final tiles it reads: L[k][k] after potrf, L[i][k] after trsm. A final tile is
+// the distributed event of key i * nt + k, owned by the tile's rank: there the potrf or trsm
+// that finishes it satisfies it; any rank that reads it asks for it when its graph is built,
+// and the communication worker satisfies the rank's copy (a datablock) when the owner's value
+// arrives. So every tile crosses to a rank at most once, and a rank's tasks start as soon as
+// the tiles they read are there: no step-wide barrier. The graph is built inside the timed
+// region, as in locus-bench's cholesky.
+#include <locus/dataflow.hpp>
+
+#include "cholesky.hpp"
+
+namespace locus_mpi_bench::chol {
+
+namespace {
+
+namespace df = locus::dataflow;
+namespace ck = cholesky_kernel;
+using op = ck::tile_task::op;
+
+void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
+  const std::size_t nt = a.tiles(), b = a.size().b, bytes = a.tile_bytes();
+  const auto key = [nt](std::size_t i, std::size_t j) { return i * nt + j; };
+  std::vector<df::event<df::datablock>> cur(nt * nt);  // this rank's tiles' latest versions
+  for (std::size_t i = 0; i < nt; ++i)
+    for (std::size_t j = 0; j <= i; ++j)
+      if (a.mine(i, j)) cur[key(i, j)].satisfy(df::datablock::wrap(a.tile(i, j), bytes));
+  ck::for_each_task(nt, [&](const ck::tile_task& t) {
+    if (!a.mine(t.i, t.j)) return;
+    std::size_t reads[2];
+    std::uint32_t nreads = 0;
+    if (t.kind == op::trsm) reads[nreads++] = key(t.k, t.k);
+    if (t.kind == op::syrk || t.kind == op::gemm) reads[nreads++] = key(t.i, t.k);
+    if (t.kind == op::gemm) reads[nreads++] = key(t.j, t.k);
+    const std::size_t w = key(t.i, t.j);
+    // potrf and trsm finish their tile: its distributed event is what readers wait for.
+    const bool final_tile = t.kind == op::potrf || t.kind == op::trsm;
+    df::event<df::datablock> out =
+        final_tile ? dg.event<df::datablock>(w, bytes) : df::event<df::datablock>();
+    df::edt e = dg.task(1 + nreads, [t, b, nreads, out](df::edt_args& in) mutable {
+      double* x = in.get<df::datablock>(0).as<double>().data();
+      const double* r0 = nreads > 0 ? in.read<double>(1).data() : nullptr;
+      const double* r1 = nreads > 1 ? in.read<double>(2).data() : nullptr;
+      switch (t.kind) {
+        case op::potrf:
+          ck::potrf(x, b);
+          break;
+        case op::trsm:
+          ck::trsm(r0, x, b);
+          break;
+        case op::syrk:
+          ck::syrk(r0, x, b);
+          break;
+        case op::gemm:
+          ck::gemm(r0, r1, x, b);
+          break;
+      }
+      out.satisfy(in.get<df::datablock>(0));
+    });
+    df::add_dependence(cur[w], e, 0);
+    for (std::uint32_t s = 0; s < nreads; ++s)
+      df::add_dependence(dg.event<df::datablock>(reads[s], bytes), e, 1 + s);
+    cur[w] = std::move(out);
+  });
+}
+
+}  // namespace
+
+double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a) {
+  return timed(ctx, [&] {
+    const std::size_t nt = a.tiles();
+    locus::mpi::dist_graph dg(rt, [&a, nt](std::uint64_t k) { return a.owner(k / nt, k % nt); });
+    build(dg, a);
+    dg.wait();
+  });
+}
+
+}  // namespace locus_mpi_bench::chol

@@ -1,0 +1,87 @@
+// src/mpi/graph_service.hpp — the communication worker's state of distributed graphs (private
+// to the mpi module): the messages, each graph's identity, the owner's values, the imports and
+// fences in flight. dist_graph.cpp runs the protocol; graph_order.cpp checks that the ranks
+// created their graphs in the same order. Worker thread only, except dist_state.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine.hpp"
+#include "locus/mpi/dist_graph.hpp"
+
+namespace locus::mpi::detail {
+
+struct wire_header {
+  std::uint64_t hash = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t size = 0;  ///< the type's size (0: a datablock)
+  char name[40] = {};
+};
+static_assert(sizeof(wire_header) == 64);
+
+struct request_msg {
+  std::uint64_t epoch = 0, key = 0;
+  std::uint64_t sequence = 0;  ///< the asker's creation-sequence hash of `epoch`
+  char site[40] = {};          ///< the asker's identity of the graph (truncated)
+};
+
+struct dist_state {
+  engine* e = nullptr;
+  context* ctx = nullptr;
+  std::uint64_t epoch = 0;
+  std::uint64_t sequence = 0;  ///< hash of the creation sequence up to and with this graph
+  std::string identity;        ///< its call site or name
+  int hook = -1;
+};
+
+/// The owner's record of one key's value.
+struct export_rec {
+  bool ready = false;
+  wire_header hdr;
+  export_value value;
+  std::vector<int> waiting;  ///< ranks that asked before the value was ready
+};
+
+struct fence_op;
+
+/// A graph of this rank, as the creation-order check knows it.
+struct epoch_id {
+  std::uint64_t sequence = 0;
+  std::string identity;
+};
+
+struct graph_service {
+  std::map<std::uint64_t, epoch_id> epochs;  ///< this rank's graphs, by epoch (until the fence)
+  /// Requests for epochs this rank has not created yet: their askers' hash, checked then.
+  std::map<std::uint64_t, std::vector<std::pair<int, request_msg>>> early;
+  /// Imports in flight: (epoch, owner) -> count; for graph_peer_left.
+  std::map<std::pair<std::uint64_t, int>, int> importing;
+  /// Ranks that ended, and how many graphs they created.
+  std::map<int, std::uint64_t> left;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, export_rec> exports;
+  std::map<std::uint64_t, std::int64_t> imports_pending;  ///< per epoch
+  std::map<std::uint64_t, bool> fencing;                  ///< epoch -> its fence started here
+  std::map<std::uint64_t, op*> deferred;                  ///< fences waiting for imports
+  void send_value(engine& e, export_rec& r, std::uint64_t key, int dest);
+  void on_request(engine& e, int src, const request_msg& m);
+  void import_done(engine& e, std::uint64_t epoch);
+  void check_unanswered(engine& e, std::uint64_t epoch);
+  /// False (after raising the fault) if `m` comes from a graph other than this rank's `epoch`.
+  bool same_graph(engine& e, int src, const request_msg& m);
+  /// Raises the fault if a rank that ended never created `epoch`, which waits for it.
+  void check_left(engine& e, std::uint64_t epoch, int owner);
+};
+
+/// This rank's graph service, made (with its request receive posted) on first use.
+graph_service& service(engine& e);
+/// "locus::mpi::dist_graph on rank R", the start of the module's graph errors.
+[[nodiscard]] std::string graph_where(const engine& e);
+/// dist_create's part on the creating thread: the epoch, the sequence hash, and the op that
+/// tells the worker (graph_order.cpp).
+void graph_open(dist_state& s);
+
+}  // namespace locus::mpi::detail
