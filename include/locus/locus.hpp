@@ -7,6 +7,8 @@
 #include "locus/config.hpp"
 #include "locus/data.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/iterate.hpp"
+#include "locus/laws.hpp"
 #include "locus/runtime.hpp"
 #include "locus/spawn_callable.hpp"
 #include "locus/stats.hpp"
