@@ -159,6 +159,7 @@ std::vector<std::unique_ptr<idle_domain>> make_domains(const std::vector<unsigne
     members[domain_of[w]].push_back(w);
   }
   std::vector<std::unique_ptr<idle_domain>> out;
+  out.reserve(members.size());
   for (auto& m : members)
     out.push_back(std::make_unique<idle_domain>(std::move(m)));
   return out;

@@ -33,6 +33,7 @@ class laws_impl final : public ext::spawn_rule,
           "laws: this scheduler object already serves a runtime; expected one "
           "make_laws_scheduler() per runtime");
     std::vector<unsigned> packages;
+    packages.reserve(core_of.size());
     for (std::size_t c : core_of)
       packages.push_back(topo.cores()[c].package);
     std::vector<unsigned> used = packages;
