@@ -1,18 +1,8 @@
-// stencil3d6, OpenMP: per time step, a static loop over the interior planes (the papers' baseline).
+// stencil3d6, OpenMP: stencil::run_omp (stencil_omp.hpp).
 #include "../../kernel.hpp"
+#include "../stencil_omp.hpp"
 #include "common.hpp"
 
 bench::outcome stencil3d6_omp(const bench::args& a) {
-  using spec = stencil3d6_kernel::spec;
-  const auto body = [](stencil::instance& in) {
-    const stencil::problem& pr = in.pr;
-    for (int t = 0; t < pr.steps; ++t) {
-      const double* from = in.from(t);
-      double* to = in.to(t);
-#pragma omp parallel for schedule(static)
-      for (int i = pr.radius; i < pr.n0 - pr.radius; ++i)
-        spec::planes(pr, from, to, i, i + 1);
-    }
-  };
-  return bench::measure(a.size, stencil::setup<spec>, body, stencil::check<spec>);
+  return stencil::run_omp<stencil3d6_kernel::spec>(a);
 }
