@@ -230,7 +230,13 @@ class cab_impl final : public ext::spawn_rule,
     r.cross_socket_takes = now.cross_squad_takes - m_at_begin.cross_squad_takes;
     r.cf_roots = now.leaf_spawns - m_at_begin.leaf_spawns;
     r.cf_level = now.leaf_depth;
-    if (counted && m_mode.load(std::memory_order_relaxed) == mode::tiered) {
+    if (counted && m_mode.load(std::memory_order_relaxed) == mode::undecided &&
+        m_opt.boundary_level == cab_params::k_auto) {
+      // A first iteration that declared nothing: cpu-bound, plain from now on (BL = 0).
+      m_workload = ext::workload::cpu_bound;
+      m_bl = 0;
+      m_mode.store(mode::plain, std::memory_order_relaxed);  // published by the next run
+    } else if (counted && m_mode.load(std::memory_order_relaxed) == mode::tiered) {
       // LAWS's rule with the count the first iteration made: too little data per task is
       // cpu-bound, and the later iterations run plain (BL = 0).
       m_workload = ext::classify_workload(m_data_bytes, m_tasks.load(std::memory_order_relaxed));
@@ -328,8 +334,8 @@ class cab_impl final : public ext::spawn_rule,
     return fallback;
   }
 
-  /// BL = 0 (and before any decision): Cilk's random stealing over every worker, the own
-  /// squad's pool first in case a run left one non-empty (it never does: every task completes).
+  /// BL = 0 (and before any decision): Cilk's random stealing over every worker, then the own
+  /// place's mailbox and the own squad's pool.
   bool plain(ext::worker_ref w, ext::work_item& out) {
     const unsigned n = w.num_workers();
     for (unsigned k = 0; k + 1 < n; ++k) {
@@ -338,7 +344,11 @@ class cab_impl final : public ext::spawn_rule,
       if (w.steal_from(v, out)) return true;
     }
     if (w.take_mail(w.place(), out)) return true;
-    return w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out);
+    // A worker that read `undecided` just before the run's first spawn decided may find the
+    // tier's first task here (counted as the head's would be).
+    if (!w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out)) return false;
+    m_pool_takes.fetch_add(1, std::memory_order_relaxed);
+    return true;
   }
 
   cab_options m_opt;
