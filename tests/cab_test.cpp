@@ -5,8 +5,11 @@
 #include <cstddef>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "locus/cab.hpp"
 #include "locus/locus.hpp"
@@ -167,20 +170,46 @@ TEST(CabOptions, FieldsSetInCodeAreCheckedWhenTheRuntimeStarts) {
   EXPECT_THROW((void)locus::make_cab_scheduler(o), locus::config_error);
 }
 
+/// Sets LOCUS_* variables for a scope and restores the caller's values after it.
+class env_scope {
+ public:
+  void set(const char* name, const char* value) {
+    const char* old = std::getenv(name);
+    m_saved.emplace_back(name, old != nullptr ? std::optional<std::string>(old) : std::nullopt);
+    setenv(name, value, 1);
+  }
+  env_scope() = default;
+  env_scope(const env_scope&) = delete;
+  env_scope& operator=(const env_scope&) = delete;
+  ~env_scope() {
+    for (auto it = m_saved.rbegin(); it != m_saved.rend(); ++it) {
+      if (it->second) {
+        setenv(it->first.c_str(), it->second->c_str(), 1);
+      } else {
+        unsetenv(it->first.c_str());
+      }
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> m_saved;
+};
+
 TEST(CabOptions, TheSchedulerIsNamedAndReadFromTheEnvironment) {
   EXPECT_EQ(locus::parse_scheduler("CAB", "LOCUS_SCHEDULER"), locus::scheduler_kind::cab);
   EXPECT_EQ(locus::to_string(locus::scheduler_kind::cab), "cab");
-  setenv("LOCUS_SCHEDULER", "cab", 1);
-  setenv("LOCUS_CAB", "bl=5,b=4", 1);
-  const locus::config cfg = locus::config::from_env();
-  unsetenv("LOCUS_SCHEDULER");
-  unsetenv("LOCUS_CAB");
-  EXPECT_EQ(cfg.scheduler, locus::scheduler_kind::cab);
-  EXPECT_EQ(cfg.cab.boundary_level, 5);
-  EXPECT_EQ(cfg.cab.branching, 4u);
-  setenv("LOCUS_CAB", "bl=5,b=1", 1);
+  {
+    env_scope env;
+    env.set("LOCUS_SCHEDULER", "cab");
+    env.set("LOCUS_CAB", "bl=5,b=4");
+    const locus::config cfg = locus::config::from_env();
+    EXPECT_EQ(cfg.scheduler, locus::scheduler_kind::cab);
+    EXPECT_EQ(cfg.cab.boundary_level, 5);
+    EXPECT_EQ(cfg.cab.branching, 4u);
+  }
+  env_scope env;
+  env.set("LOCUS_CAB", "bl=5,b=1");
   EXPECT_THROW((void)locus::config::from_env(), locus::config_error);
-  unsetenv("LOCUS_CAB");
 }
 
 TEST(CabOptions, ASchedulerObjectServesOneRuntime) {
