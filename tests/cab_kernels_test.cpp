@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <locus/cab.hpp>
+#include <locus/ext/core.hpp>
 #include <locus/locus.hpp>
 
 #include <stdexcept>
@@ -51,6 +52,33 @@ TEST_P(cab_kernel, verifies_at_one_to_four_workers_on_one_to_four_sockets) {
 }
 
 INSTANTIATE_TEST_SUITE_P(all, cab_kernel, testing::Values("heat", "sor", "ge", "cilksort"));
+
+// The bench heat kernel (a step task calls the row split, which declares both grids): the
+// paper's level 1 is the split (spawn depth 1), so bl=3 puts the leaf inter-socket tasks at
+// depth 3; each run (the first touch and every step) spawns 3 inter-socket tasks, 2 of them
+// leaves (2^(BL-1) = 4 leaf inter-socket tasks, half spawned, half called).
+TEST(cab_kernels, heat_has_the_inter_socket_tasks_of_its_boundary_level) {
+  const bench::kernel_info* k = bench::find_kernel("heat");
+  ASSERT_NE(k, nullptr);
+  locus::config cfg;
+  cfg.scheduler = locus::scheduler_kind::cab;
+  cfg.workers = 4;
+  cfg.topology = "sockets=4,cores=1,l3=64KiB";
+  cfg.pin = false;
+  cfg.cab.boundary_level = 3;
+  locus::runtime rt{cfg};
+  const bench::outcome out = k->implementation(runtime_kind::locus)(
+      bench::args{bench::resolve_size(*k, "small"), 4, &rt, bench::schedule_mode::random, {}});
+  EXPECT_TRUE(out.verified) << out.detail;
+  const locus::cab::stats s = locus::cab::stats_of(locus::ext::core_ref::of(rt));
+  EXPECT_EQ(s.boundary_level, 3);
+  EXPECT_EQ(s.root_depth, 1);
+  EXPECT_EQ(s.leaf_depth, 3);
+  EXPECT_EQ(s.branching, 2u);
+  EXPECT_GE(s.inter_spawns, 30u);  // 10 steps at least
+  EXPECT_EQ(s.inter_spawns % 3, 0u) << s.inter_spawns;
+  EXPECT_EQ(s.leaf_spawns * 3, s.inter_spawns * 2) << s.leaf_spawns << " / " << s.inter_spawns;
+}
 
 TEST(cab_kernels, every_locus_kernel_verifies_on_two_and_four_sockets) {
   for (const auto& k : bench::registry()) {
