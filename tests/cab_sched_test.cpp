@@ -364,6 +364,32 @@ TEST(CabScheduler, AProgramWithoutDataRunsPlain) {
   EXPECT_EQ(recs[1].workload, "cpu-bound");
 }
 
+// Outside locus::iterate a decision describes the root it was made from: a run over other
+// data, or a run declaring none, decides anew; a run over the same data keeps it.
+TEST(CabScheduler, EachRunOutsideIterateDecidesForItsOwnRoot) {
+  locus::runtime rt(cab_config("sockets=2,cores=1,l3=64KiB", 2));
+  const locus::ext::core_ref core = locus::ext::core_ref::of(rt);
+  sweep fits(16384, 256);  // S_d = 2 S_c: BL 2
+  sweep over(16385, 256);  // S_d = 2 S_c + 8: BL 3
+  rt.run(fits.node(0, fits.a.size()));
+  const locus::cab::stats first = locus::cab::stats_of(core);
+  EXPECT_EQ(first.boundary_level, 2);
+  EXPECT_EQ(first.inter_spawns, 1u);
+  EXPECT_EQ(rt.run(fib(15)), 610);
+  const locus::cab::stats nodata = locus::cab::stats_of(core);
+  EXPECT_EQ(nodata.boundary_level, -1);  // undecided: fib declares nothing
+  EXPECT_EQ(nodata.inter_spawns, first.inter_spawns);
+  rt.run(over.node(0, over.a.size()));
+  EXPECT_EQ(locus::cab::stats_of(core).boundary_level, 3);
+  EXPECT_EQ(locus::cab::stats_of(core).inter_spawns, first.inter_spawns + 3);
+  rt.run(fits.node(0, fits.a.size()));
+  EXPECT_EQ(locus::cab::stats_of(core).boundary_level, 2);
+  rt.run(fits.node(0, fits.a.size()));
+  EXPECT_EQ(locus::cab::stats_of(core).inter_spawns, first.inter_spawns + 3 + 2);
+  for (double v : fits.a)
+    ASSERT_EQ(v, 3.0);
+}
+
 // Data declared on the root but too little per task (classify_workload, LAWS's rule): the
 // first iteration counts the tasks and the later ones run plain (BL = 0).
 TEST(CabScheduler, TooLittleDataPerTaskIsCpuBoundFromTheSecondIteration) {
