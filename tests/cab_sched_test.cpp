@@ -186,7 +186,9 @@ void check_tiers(const std::string& topo, unsigned workers, int bl, int iteratio
       expect_one_squad_per_leaf_task(sw, core, bl, static_cast<std::size_t>(iterations) - 1);
   used.insert(last.begin(), last.end());
   // Leaf inter-socket tasks go to the squads owning their data: more than one squad works.
-  if (bl >= 2) EXPECT_GE(used.size(), 2u);
+  if (bl >= 2) {
+    EXPECT_GE(used.size(), 2u);
+  }
   for (double v : sw.a)
     ASSERT_EQ(v, static_cast<double>(iterations));
   const locus::cab::stats s = locus::cab::stats_of(core);
