@@ -227,27 +227,49 @@ def iteration_tables(runs, all_iterations):
     return out
 
 
-def later_iterations(runs):
-    """Iterations 2 and later (index >= 1, the paper's second on) summed, against the first scheduler (the baseline)."""
-    out = ["| scheduler | L3 misses after iteration 0 | ratio to %s | local share | socket shares "
-           "(min-max) |" % runs[0].label, "|---|---|---|---|---|"]
-    base = None
-    for r in runs:
-        later = [x for x in r.iterations if x["index"] >= 1]
-        l3 = sum(x.get("l3_misses", 0) for x in later)
-        if base is None:
-            base = l3
-        byts = sum(x.get("bytes", 0) for x in later)
-        loc = sum((x.get("local_share") or 0) * x.get("bytes", 0) for x in later)
-        per = [0] * max((len(x.get("bytes_per_socket", [])) for x in later), default=0)
-        for x in later:
-            for i, b in enumerate(x.get("bytes_per_socket", [])):
-                per[i] += b
-        t = sum(per)
-        rng = "%.1f-%.1f%%" % (100 * min(per) / t, 100 * max(per) / t) if t else "-"
-        out.append("| %s | %s | %s | %s | %s |" % (
-            r.label, num(l3), "%.1f%%" % (100.0 * l3 / base) if base else "-",
-            pct(loc / byts if byts else None), rng))
+def later_sums(r):
+    """Iterations after the first (index >= 1): L3 misses, local share (weighted by bytes),
+    the smallest and largest socket share of bytes; None without records."""
+    later = [x for x in r.iterations if x["index"] >= 1]
+    if not later:
+        return None
+    l3 = sum(x.get("l3_misses", 0) for x in later)
+    byts = sum(x.get("bytes", 0) for x in later)
+    loc = sum((x.get("local_share") or 0) * x.get("bytes", 0) for x in later)
+    per = [0] * max(len(x.get("bytes_per_socket", [])) for x in later)
+    for x in later:
+        for i, b in enumerate(x.get("bytes_per_socket", [])):
+            per[i] += b
+    t = sum(per)
+    return l3, (loc / byts if byts else None), (min(per) / t if t else None), \
+        (max(per) / t if t else None)
+
+
+def summary_table(groups):
+    """One row per kernel and scheduler, LAWS's Table 2 in the model: the whole run's L3 misses
+    and the straggler's split by the home's distance (local: its own socket's memory, the
+    paper's "local memory accesses"), then the iterations after the first against the
+    baseline (the first scheduler of the kernel)."""
+    out = ["| kernel | scheduler | L3 misses | straggler: L3 misses local / remote | local share "
+           "| L3 misses after iteration 0 (vs first) | local share after 0 | socket shares "
+           "after 0 |", "|---|---|---|---|---|---|---|---|"]
+    for (kernel, size), runs in groups.items():
+        base = None
+        for r in runs:
+            l3, _ = r.l3()
+            s, sl, sr = r.straggler()
+            later = later_sums(r)
+            if later is not None and base is None:
+                base = later[0]
+            ratio = "-"
+            if later is not None:
+                ratio = "%s (%s)" % (num(later[0]), "%.1f%%" % (100.0 * later[0] / base)
+                                     if base else "-")
+            out.append("| %s %s | %s | %s | s%d: %s / %s | %s | %s | %s | %s |" % (
+                kernel, size, r.label, num(l3), s, num(sl), num(sr),
+                pct(r.loc.get("local_share")), ratio,
+                pct(later[1]) if later else "-",
+                "%s-%s" % (pct(later[2]), pct(later[3])) if later else "-"))
     return out
 
 
@@ -259,8 +281,13 @@ def print_tables(docs, args, out=sys.stdout):
     order = [variant(s)[2] for s in args.schedulers.split(",")]
     rank = {label: i for i, label in enumerate(order)}
     nproc = os.cpu_count()
-    for (kernel, size), runs in groups.items():
+    for runs in groups.values():
         runs.sort(key=lambda r: rank.get(r.label, len(rank)))
+    first = next(iter(groups.values()))[0]
+    print("## Summary\n\nMODELLED (locality accounting) on the virtual `%s`, %d workers on a "
+          "%s-core host.\n" % (first.topology, first.workers, nproc), file=out)
+    print("\n".join(summary_table(groups)) + "\n", file=out)
+    for (kernel, size), runs in groups.items():
         print("### %s %s\n" % (kernel, size), file=out)
         print("MODELLED (locality accounting) on the virtual `%s`, %d workers on a %s-core host."
               "\n" % (runs[0].topology, runs[0].workers, nproc), file=out)
@@ -268,7 +295,6 @@ def print_tables(docs, args, out=sys.stdout):
         if any(r.iterations for r in runs):
             print("\nPer iteration (locus::iterate's records):\n", file=out)
             print("\n".join(iteration_tables(runs, args.all_iterations)), file=out)
-            print("\n" + "\n".join(later_iterations(runs)), file=out)
         print("", file=out)
 
 
