@@ -36,6 +36,10 @@ constexpr std::string_view slaw_forms =
     "comma-separated key=N pairs with keys int, f, s, steals (any subset, each at most once, "
     "any case); int, f and s positive integers, steals a non-negative integer (0: any steal "
     "switches to help-first), each below 2^32, e.g. int=64,f=128,s=256,steals=64";
+constexpr std::string_view cab_forms =
+    "comma-separated key=N pairs with keys bl, b, sd, sc (any subset, each at most once, any "
+    "case) and/or the word manual: bl the boundary level 0..63, b the branching degree >= 2, sd "
+    "the data size and sc one socket's cache in bytes (positive), e.g. bl=4 or b=2,sd=50331648";
 constexpr std::string_view positive_forms = "a positive integer below 2^32";
 
 std::optional<std::string> read_env(const char* name) {
@@ -159,6 +163,78 @@ void validate_slaw(const slaw_params& p, std::string_view what) {
   }
 }
 
+cab_params parse_cab(std::string_view value, std::string_view what) {
+  cab_params p;
+  if (trim(value).empty()) return p;
+  std::array<bool, 5> seen{};
+  std::string_view rest = value;
+  while (true) {
+    const auto comma = rest.find(',');
+    const auto item = trim(rest.substr(0, comma));
+    if (item.empty()) throw make_config_error(what, value, cab_forms, "empty item");
+    const auto eq = item.find('=');
+    std::size_t slot = 0;
+    if (eq == std::string_view::npos) {
+      if (!iequals(item, "manual"))
+        throw make_config_error(what, value, cab_forms,
+                                "missing '=' in \"" + std::string(item) + "\"");
+      slot = 4;
+    } else {
+      const auto key = trim(item.substr(0, eq));
+      const std::array<std::string_view, 4> keys{"bl", "b", "sd", "sc"};
+      while (slot < keys.size() && !iequals(key, keys[slot]))
+        ++slot;
+      if (slot == keys.size())
+        throw make_config_error(what, value, cab_forms, "unknown key \"" + std::string(key) + "\"");
+    }
+    if (seen[slot])
+      throw make_config_error(
+          what, value, cab_forms,
+          "\"" + std::string(eq == std::string_view::npos ? item : trim(item.substr(0, eq))) +
+              "\" given twice");
+    seen[slot] = true;
+    if (slot == 4) {
+      p.manual = true;
+    } else {
+      const auto num = trim(item.substr(eq + 1));
+      const auto n = parse_uint(num);
+      if (slot == 0) {
+        if (!n || *n > static_cast<std::uint64_t>(cab_params::k_max_level))
+          throw make_config_error(
+              what, value, cab_forms,
+              "bl must be an integer from 0 to 63, got \"" + std::string(num) + "\"");
+        p.boundary_level = static_cast<int>(*n);
+      } else if (slot == 1) {
+        if (!n || *n < 2 || *n > std::numeric_limits<std::uint32_t>::max())
+          throw make_config_error(
+              what, value, cab_forms,
+              "b must be an integer from 2 to 2^32 - 1, got \"" + std::string(num) + "\"");
+        p.branching = static_cast<unsigned>(*n);
+      } else {
+        if (!n || *n == 0 || *n > std::numeric_limits<std::size_t>::max())
+          throw make_config_error(what, value, cab_forms,
+                                  std::string(slot == 2 ? "sd" : "sc") +
+                                      " must be a positive byte count, got \"" + std::string(num) +
+                                      "\"");
+        (slot == 2 ? p.data_bytes : p.cache_bytes) = static_cast<std::size_t>(*n);
+      }
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return p;
+}
+
+void validate_cab(const cab_params& p, std::string_view what) {
+  if (p.boundary_level != cab_params::k_auto &&
+      (p.boundary_level < 0 || p.boundary_level > cab_params::k_max_level))
+    throw make_config_error(std::string(what) + ".boundary_level", std::to_string(p.boundary_level),
+                            "-1 (cab_params::k_auto: Eq. 4) or a level from 0 to 63");
+  if (p.branching == 1)
+    throw make_config_error(std::string(what) + ".branching", std::to_string(p.branching),
+                            "0 (read from the declared data) or a branching degree >= 2");
+}
+
 void validate_places(std::string_view value, std::string_view what) {
   auto v = trim(value);
   for (std::string_view form : {"socket", "numa", "l3", "none"}) {
@@ -196,6 +272,7 @@ config config::from_env() {
     cfg.line_bytes = parse_line_bytes(*v, "LOCUS_LINE_BYTES");
   if (auto v = read_env("LOCUS_HOMES_ONLY")) cfg.homes_only = parse_bool(*v, "LOCUS_HOMES_ONLY");
   if (auto v = read_env("LOCUS_SLAW")) cfg.slaw = parse_slaw(*v, "LOCUS_SLAW");
+  if (auto v = read_env("LOCUS_CAB")) cfg.cab = parse_cab(*v, "LOCUS_CAB");
   return cfg;
 }
 

@@ -21,10 +21,11 @@ constexpr std::array<enum_name<spawn_policy>, 5> spawn_policy_names{{
     {spawn_policy::adaptive, "adaptive"},
 }};
 
-constexpr std::array<enum_name<scheduler_kind>, 3> scheduler_names{{
+constexpr std::array<enum_name<scheduler_kind>, 4> scheduler_names{{
     {scheduler_kind::slaw, "slaw"},
     {scheduler_kind::cilk, "cilk"},
     {scheduler_kind::laws, "laws"},
+    {scheduler_kind::cab, "cab"},
 }};
 
 constexpr std::array<enum_name<victim_policy>, 2> victim_names{{

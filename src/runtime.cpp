@@ -79,6 +79,16 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
     cfg.cross_place_steals = false;
     if (cfg.custom_scheduler == nullptr) cfg.custom_scheduler = ext::laws_scheduler();
   }
+  validate_cab(cfg.cab, "cab");
+  if (cfg.scheduler == scheduler_kind::cab) {
+    // CAB's fixed choices (config.hpp): places are sockets (a squad's mailbox is its place's),
+    // its own strategies (src/cab, through ext::cab_scheduler) unless a custom scheduler
+    // replaces them.
+    cfg.places = "socket";
+    cfg.places_from_env.clear();
+    cfg.cross_place_steals = false;
+    if (cfg.custom_scheduler == nullptr) cfg.custom_scheduler = ext::cab_scheduler(cfg.cab);
+  }
   if (cfg.custom_scheduler != nullptr) {
     const ext::scheduler& custom = *cfg.custom_scheduler;
     rt.domain_fn = custom.idle_domains;

@@ -457,7 +457,7 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --timeout SEC     kill a run that takes longer than SEC seconds (at most a year)
                   [0: no limit]
 --topology SPEC   locus runs on a virtual machine, e.g. sockets=4,cores=4,l3=6MiB
---scheduler S     locus's scheduler: slaw, cilk or laws    [LOCUS_SCHEDULER or slaw]
+--scheduler S     locus's scheduler: slaw, cilk, laws or cab [LOCUS_SCHEDULER or slaw]
 --accounting      locus runs count locality (JSON: stats.locality per run)
 --trace DIR       each locus run writes a Chrome trace (open in ui.perfetto.dev) into DIR,
                   named after its configuration and process

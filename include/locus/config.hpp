@@ -57,6 +57,29 @@ enum class scheduler_kind : std::uint8_t {
   laws,  ///< LAWS (locus/laws.hpp, docs/design/0017): tasks on the socket holding their
          ///< declared data, cache-fitting subtrees tuned across iterations (locus/iterate.hpp),
          ///< three-level stealing; places are sockets, no cross-place stealing
+  cab,   ///< CAB (locus/cab.hpp, docs/design/0018): squads per socket, a boundary level that
+         ///< splits the task tree into an inter-socket tier (parent-first into the squads'
+         ///< pools) and an intra-socket tier (child-first, stolen within the squad); places
+         ///< are sockets, no cross-place stealing; options in `cab` (LOCUS_CAB)
+};
+
+/// CAB's parameters (locus/cab.hpp, docs/design/0018-cab.md): what Eq. 4 reads, or the
+/// boundary level itself. Unset fields (the defaults) are found at run time.
+struct cab_params {
+  static constexpr int k_auto = -1;
+  static constexpr int k_max_level = 63;  ///< a deeper boundary would need 2^62 tasks
+  /// BL, the boundary level: k_auto (Eq. 4), or 0..k_max_level (0: no inter-socket tier).
+  int boundary_level = k_auto;
+  /// B, the branching degree: 0 reads it from the declared data (the root's bytes over its
+  /// first spawned child's, rounded, at least 2; 2 when that child declares none), else >= 2.
+  unsigned branching = 0;
+  /// S_d in bytes: 0 is the root's declared data (every range it declares, added up).
+  std::size_t data_bytes = 0;
+  /// S_c in bytes: 0 is one socket's L3 from the topology (as LAWS computes it).
+  std::size_t cache_bytes = 0;
+  /// Manual tiers: no automatic inter-socket tier (every spawn is intra-socket, stolen within
+  /// its squad); only cab::spawn_inter places tasks on other squads.
+  bool manual = false;
 };
 
 /// SLAW's adaptive-policy parameters; units are spawns (interval), fresh tasks (F) and
@@ -98,6 +121,8 @@ struct config {
   /// Accounting without the cache models: bytes by distance to their homes only, no misses.
   bool homes_only = false;
   slaw_params slaw{};
+  /// CAB's parameters (scheduler_kind::cab; LOCUS_CAB).
+  cab_params cab{};
   /// The value from_env() read from LOCUS_PLACES into `places`, or empty. While `places` still
   /// holds it, errors raised when the runtime starts (N places but fewer workers) name
   /// LOCUS_PLACES; otherwise they name the `places` field.
@@ -108,8 +133,8 @@ struct config {
 
   /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_TRACE,
   /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_BIND,
-  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN and LOCUS_SLAW over the defaults. Unset or empty
-  /// variables keep the default; any other bad value throws config_error.
+  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN, LOCUS_SLAW and LOCUS_CAB over the defaults. Unset or
+  /// empty variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
 
@@ -122,7 +147,7 @@ struct config {
 
 /// Parsers shared by from_env() and the benchmark harness. `what` names the input in errors.
 [[nodiscard]] spawn_policy parse_spawn_policy(std::string_view value, std::string_view what);
-/// "slaw" | "cilk" | "laws", in any case.
+/// "slaw" | "cilk" | "laws" | "cab", in any case.
 [[nodiscard]] scheduler_kind parse_scheduler(std::string_view value, std::string_view what);
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
 /// "spread" | "close", in any case.
@@ -133,6 +158,12 @@ struct config {
 /// The rules of parse_slaw for parameters set in code: throws config_error naming the field,
 /// e.g. `slaw.interval="0" is not valid; expected ...` for what = "slaw".
 void validate_slaw(const slaw_params& p, std::string_view what);
+/// "bl=N,b=B,sd=BYTES,sc=BYTES" (any subset, any case) or "manual" (alone or as one item):
+/// CAB's parameters (cab_params). bl in 0..63, b >= 2, sd and sc positive byte counts.
+[[nodiscard]] cab_params parse_cab(std::string_view value, std::string_view what);
+/// The rules of parse_cab for parameters set in code: throws config_error naming the field,
+/// e.g. `cab.branching="1" is not valid; expected ...` for what = "cab".
+void validate_cab(const cab_params& p, std::string_view what);
 /// A positive worker count (at most 4096).
 [[nodiscard]] unsigned parse_workers(std::string_view value, std::string_view what);
 /// A line size of the cache models: a power of two from 8 to 4096 (config::line_bytes).

@@ -4,6 +4,7 @@
 #include "locus/algorithm/join.hpp"
 #include "locus/algorithm/parallel_for.hpp"
 #include "locus/algorithm/parallel_reduce.hpp"
+#include "locus/cab.hpp"
 #include "locus/config.hpp"
 #include "locus/data.hpp"
 #include "locus/ext/scheduler.hpp"

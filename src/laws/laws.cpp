@@ -11,6 +11,7 @@
 #include "locus/ext/data.hpp"
 #include "locus/ext/pool.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/ext/sockets.hpp"
 #include "locus/laws.hpp"
 #include "state.hpp"
 
@@ -32,28 +33,8 @@ class laws_impl final : public ext::spawn_rule,
       throw config_error(
           "laws: this scheduler object already serves a runtime; expected one "
           "make_laws_scheduler() per runtime");
-    std::vector<unsigned> packages;
-    packages.reserve(core_of.size());
-    for (std::size_t c : core_of)
-      packages.push_back(topo.cores()[c].package);
-    std::vector<unsigned> used = packages;
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    for (unsigned p : used) {
-      auto s = std::make_unique<socket_state>();
-      s->package = p;
-      m_layout.sockets.push_back(std::move(s));
-    }
-    for (unsigned w = 0; w < packages.size(); ++w) {
-      const auto i = static_cast<unsigned>(std::lower_bound(used.begin(), used.end(), packages[w]) -
-                                           used.begin());
-      m_layout.socket_of.push_back(i);
-      if (m_layout.sockets[i]->workers.empty()) m_layout.sockets[i]->head = w;
-      m_layout.sockets[i]->workers.push_back(w);
-    }
-    const std::size_t groups_per_socket =
-        std::max<std::size_t>(1, topo.num_l3_groups() / std::max(1u, topo.num_packages()));
-    m_cache = m_opt.cache_bytes != 0 ? m_opt.cache_bytes : topo.l3_bytes() * groups_per_socket;
+    m_layout = ext::make_socket_layout(topo, core_of);
+    m_cache = m_opt.cache_bytes != 0 ? m_opt.cache_bytes : ext::socket_cache_bytes(topo);
     return m_layout.socket_of;
   }
 

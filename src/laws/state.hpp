@@ -14,6 +14,7 @@
 #include "locus/ext/data.hpp"
 #include "locus/ext/pool.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/ext/sockets.hpp"
 #include "locus/laws.hpp"
 
 namespace locus::laws {
@@ -26,18 +27,10 @@ enum class stage : std::uint8_t {
   plain         ///< a cpu-bound program: random stealing, spawns off the rule
 };
 
-struct socket_state {
-  unsigned package = 0;  ///< the topology's package id
-  unsigned head = 0;     ///< its lowest-numbered worker
-  std::vector<unsigned> workers;
-  ext::shared_pool pool;  ///< the CF pool: CF roots and the tasks above them
-};
-
+/// A socket's workers and its CF pool (CF roots and the tasks above them): ext/sockets.hpp.
+using socket_state = ext::socket_group;
 /// Per worker: its socket (an index into sockets, the populated ones in package order).
-struct layout {
-  std::vector<unsigned> socket_of;
-  std::vector<std::unique_ptr<socket_state>> sockets;
-};
+using layout = ext::socket_layout;
 
 /// What the first iteration learned about the task tree (spawn depths of children).
 struct tree_shape {

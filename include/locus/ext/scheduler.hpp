@@ -43,6 +43,10 @@
 #include "locus/ext/observer.hpp"
 #include "locus/stats.hpp"
 
+namespace locus {
+struct cab_params;
+}
+
 namespace locus::ext {
 
 class shared_pool;
@@ -251,5 +255,10 @@ inline constexpr std::size_t k_min_bytes_per_task = 256;
 /// src/laws/ (an extension: the core names it only through this declaration, as it does the
 /// tracing observer); locus/laws.hpp makes one with options.
 [[nodiscard]] std::shared_ptr<const scheduler> laws_scheduler();
+
+/// CAB with the configuration's parameters (scheduler_kind::cab, LOCUS_SCHEDULER=cab and
+/// LOCUS_CAB). Defined in src/cab/, as laws_scheduler is in src/laws/; locus/cab.hpp makes one
+/// with options (make_cab_scheduler).
+[[nodiscard]] std::shared_ptr<const scheduler> cab_scheduler(const cab_params& p);
 
 }  // namespace locus::ext
