@@ -4,11 +4,13 @@
 // and written into runtime_stats::to_json() by the one JSON writer.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "locus/iterate.hpp"
@@ -134,6 +136,35 @@ TEST(iterate_stats, the_runtime_keeps_the_latest_records_and_counts_the_dropped)
   EXPECT_NE(s.to_json().find("\"iterations_dropped\":3"), std::string::npos);
   rt.reset_stats();
   EXPECT_EQ(rt.stats().iterations_dropped, 0u);
+}
+
+// stats() may be called from any thread while iterate() runs: the records it sees only grow
+// (each is added whole, under the runtime's lock, after its iteration ended) and each one it
+// returns is complete. Run under TSan (the tsan preset) this is the race check.
+TEST(iterate_stats, a_reader_on_another_thread_sees_whole_records_that_only_grow) {
+  locus::config cfg;
+  cfg.workers = 2;
+  cfg.pin = false;
+  locus::runtime rt(cfg);
+  std::atomic<bool> done{false};
+  std::size_t seen = 0;
+  bool shrank = false, torn = false;
+  std::thread reader([&] {
+    while (!done.load(std::memory_order_acquire)) {
+      const locus::runtime_stats s = rt.stats();
+      if (s.iterations.size() < seen) shrank = true;
+      seen = s.iterations.size();
+      for (std::size_t i = 0; i < s.iterations.size(); ++i)
+        if (s.iterations[i].index != i || s.iterations[i].scheduler != "slaw") torn = true;
+    }
+  });
+  sweep sw(2048);
+  (void)locus::iterate(rt, 200, [&](std::size_t) { return sw.root(); });
+  done.store(true, std::memory_order_release);
+  reader.join();
+  EXPECT_FALSE(shrank);
+  EXPECT_FALSE(torn);
+  EXPECT_EQ(rt.stats().iterations.size(), 200u);
 }
 
 // LAWS fills the scheduler's fields: stage first-touch then packed stages, the workload judged
