@@ -22,7 +22,7 @@ constexpr const char* all_vars[] = {
     "LOCUS_TOPOLOGY",   "LOCUS_PLACES",     "LOCUS_CROSS_PLACE_STEALS",
     "LOCUS_PIN",        "LOCUS_SLAW",       "LOCUS_SCHEDULER",
     "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY",
-    "LOCUS_BIND",       "LOCUS_TRACE"};
+    "LOCUS_BIND",       "LOCUS_TRACE",      "LOCUS_CAB"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).
@@ -131,8 +131,9 @@ TEST(config_scheduler, reads_slaw_and_cilk_in_any_case_and_names_the_variable) {
     env_guard::set("LOCUS_SCHEDULER", " slaw ");
     EXPECT_EQ(locus::config::from_env().scheduler, locus::scheduler_kind::slaw);
   }
-  EXPECT_EQ(env_error("LOCUS_SCHEDULER", "tbb"),
-            "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk, laws (any case)");
+  EXPECT_EQ(
+      env_error("LOCUS_SCHEDULER", "tbb"),
+      "LOCUS_SCHEDULER=\"tbb\" is not valid; expected one of: slaw, cilk, laws, cab (any case)");
 }
 
 TEST(config_bind, spread_by_default_reads_both_in_any_case_and_names_the_variable) {

@@ -93,11 +93,12 @@ namespace detail {
 
 /// Manual control: spawn `t` as an inter-socket task of squad `squad` (any tier, any BL):
 /// `co_await cab::spawn_inter(child(), 2)`. It goes parent-first to the squad's mailbox (the
-/// place of its socket), where that squad's workers take it; its subtree is then scheduled
-/// within the squad (its spawns follow BL as usual; LOCUS_CAB=manual turns the automatic tier
-/// off). Throws (from the call, before anything is spawned) std::logic_error off a CAB
-/// runtime's workers or on a runtime with one squad (nothing to place), std::out_of_range for
-/// a squad that does not exist. The result and sync are spawn's.
+/// place of its socket), where that squad's workers take it, and its frame is homed there; to
+/// the spawning worker's own place it is a help-first spawn onto the own deque. Its subtree's
+/// spawns follow the mode in force: within the squad under a tier or LOCUS_CAB=manual (which
+/// turns the automatic tier off), by any worker with BL = 0. Throws (from the call, before anything
+/// is spawned) std::logic_error off a CAB runtime's workers or on a runtime with one squad (nothing
+/// to place), std::out_of_range for a squad that does not exist. The result and sync are spawn's.
 template <class T>
 [[nodiscard]] auto spawn_inter(task<T>&& t, unsigned squad) {
   return locus::spawn(std::move(t), at(detail::inter_place(squad)) | help_first);
