@@ -60,6 +60,14 @@ spawn_rule* core_ref::spawn_strategy() const noexcept {
 iteration_hooks* core_ref::iteration_strategy() const noexcept {
   return m_s->iterations.get();
 }
+void core_ref::record_iteration(iteration_stats r) const {
+  std::lock_guard lk(m_s->iteration_mutex);
+  if (m_s->iteration_records.size() == k_iteration_records_kept) {
+    m_s->iteration_records.pop_front();
+    ++m_s->iteration_records_dropped;
+  }
+  m_s->iteration_records.push_back(std::move(r));
+}
 shared_pool& core_ref::place_pool(unsigned p) const noexcept {
   return m_s->places[p]->mail;
 }

@@ -195,6 +195,9 @@ runtime_stats runtime::stats() const {
     ws.socket = m_state->topo.cores()[ws.core].package;
     s.workers.push_back(ws);
   }
+  std::lock_guard lk(m_state->iteration_mutex);
+  s.iterations.assign(m_state->iteration_records.begin(), m_state->iteration_records.end());
+  s.iterations_dropped = m_state->iteration_records_dropped;
   return s;
 }
 
@@ -205,6 +208,11 @@ locality_stats runtime::locality() const {
 
 void runtime::reset_stats() {
   if (m_state->acct != nullptr) ext::accountant_reset(*m_state->acct);
+  {
+    std::lock_guard lk(m_state->iteration_mutex);
+    m_state->iteration_records.clear();
+    m_state->iteration_records_dropped = 0;
+  }
   for (auto& w : m_state->workers) {
     std::lock_guard lk(w->stats().reader_mutex);
     w->stats().reset();

@@ -69,6 +69,12 @@ struct runtime_state {
   ext::domain_function domain_fn;
   std::shared_ptr<ext::iteration_hooks> iterations;  ///< the custom scheduler's, or null
   std::string custom_name;
+  /// locus::iterate's records since start or the last reset (runtime::stats()), the latest
+  /// k_iteration_records_kept of them; written by the thread that runs iterate, between runs
+  /// (ext::core_ref::record_iteration), read by stats() on any thread: under iteration_mutex.
+  std::mutex iteration_mutex;
+  std::deque<iteration_stats> iteration_records;
+  std::uint64_t iteration_records_dropped = 0;
   /// Per worker, the victims to try in order: tiers of worker indices (nearest first).
   std::vector<std::vector<std::vector<unsigned>>> victim_tiers;
   /// Per worker, other places to look in (their workers' deques and mailboxes), nearest first;

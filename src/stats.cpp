@@ -44,6 +44,44 @@ void put_fields(detail::json_writer& w, const worker_stats& s) {
     w.field(f.name, s.*f.member);
 }
 
+/// One iteration record as a JSON object (the one form: to_json(records) and runtime_stats).
+void put_iteration(detail::json_writer& j, const iteration_stats& r) {
+  j.begin_object()
+      .field("index", r.index)
+      .field("time_ns", r.time_ns)
+      .field("scheduler", r.scheduler)
+      .field("stage", r.stage)
+      .field("workload", r.workload)
+      .field("cross_socket_takes", r.cross_socket_takes)
+      .field("cf_roots", r.cf_roots)
+      .field("cf_level", r.cf_level)
+      .field("packing_offset", r.packing_offset);
+  if (r.accounting) {
+    j.key("local_share");
+    if (r.local_share)
+      j.value(*r.local_share);
+    else
+      j.null();
+    j.field("bytes", r.bytes)
+        .field("l3_misses", r.l3_misses)
+        .field("l3_remote_misses", r.l3_remote_misses)
+        .field("private_misses", r.private_misses)
+        .key("bytes_per_socket")
+        .begin_array();
+    for (std::uint64_t b : r.bytes_per_socket)
+      j.value(b);
+    j.end_array();
+  }
+  j.end_object();
+}
+
+void put_iterations(detail::json_writer& j, const std::vector<iteration_stats>& records) {
+  j.begin_array();
+  for (const iteration_stats& r : records)
+    put_iteration(j, r);
+  j.end_array();
+}
+
 }  // namespace
 
 std::string runtime_stats::summary() const {
@@ -76,8 +114,19 @@ std::string runtime_stats::to_json() const {
     w.end_object();
   }
   w.end_array();
+  if (!iterations.empty()) {
+    w.key("iterations");
+    put_iterations(w, iterations);
+  }
+  if (iterations_dropped != 0) w.field("iterations_dropped", iterations_dropped);
   w.end_object();
   return w.take();
+}
+
+std::string to_json(const std::vector<iteration_stats>& records) {
+  detail::json_writer j;
+  put_iterations(j, records);
+  return j.take();
 }
 
 }  // namespace locus

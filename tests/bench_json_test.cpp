@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -158,6 +160,83 @@ TEST(bench_json, report_document_has_machine_command_and_one_result_per_line) {
   EXPECT_EQ(lines[3].rfind("{\"kernel\":\"fake\"", 0), 0u);
   EXPECT_EQ(lines[4].rfind("{\"kernel\":\"fake\"", 0), 0u);
   EXPECT_EQ(lines[5], "]}");
+}
+
+/// Sets an environment variable for a scope and puts the old value back (locus-bench passes
+/// --topology and --accounting to its children this way).
+class scoped_env {
+ public:
+  scoped_env(const char* name, const char* value) : m_name(name) {
+    if (const char* old = std::getenv(name)) m_old = old;
+    ::setenv(name, value, 1);
+  }
+  ~scoped_env() {
+    if (m_old)
+      ::setenv(m_name, m_old->c_str(), 1);
+    else
+      ::unsetenv(m_name);
+  }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+
+ private:
+  const char* m_name;
+  std::optional<std::string> m_old;
+};
+
+/// A locus run of `kernel` at `size` on 2 workers of a virtual 2-socket machine with
+/// accounting on, as a child makes it, read back as the parent does.
+bench::rep_result accounted_run(const char* kernel, const char* size) {
+  const scoped_env topo("LOCUS_TOPOLOGY", "sockets=2,cores=1,l3=1MiB,l2=64KiB");
+  const scoped_env acct("LOCUS_ACCOUNTING", "1");
+  bench::bench_config c;
+  c.kernel = bench::find_kernel(kernel);
+  c.size = size;
+  c.runtime = runtime_kind::locus;
+  c.workers = 2;
+  return bench::interpret_child(clean_child(bench::encode_report(bench::execute(c))), 0);
+}
+
+// An iterative kernel runs through locus::iterate: its run's stats carry one record per
+// iteration of the timed run (heat 64x64x6: 6 time steps; the setup's first touch is not one),
+// each with its locality measured; and a result's JSON keeps them under stats.
+TEST(bench_json, an_iterative_run_reports_one_record_per_iteration) {
+  const bench::rep_result r = accounted_run("heat", "64x64x6");
+  ASSERT_TRUE(r.ok) << r.detail;
+  ASSERT_TRUE(r.verified) << r.detail;
+  const json* it = bench::member(r.stats, "iterations");
+  ASSERT_NE(it, nullptr) << bench::dump(r.stats);
+  ASSERT_TRUE(it->is_array());
+  ASSERT_EQ(it->size(), 6u) << bench::dump(*it);
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& rec = (*it)[i];
+    EXPECT_EQ(rec["index"].get<std::size_t>(), i);
+    EXPECT_EQ(rec["scheduler"].get<std::string>(), "slaw");
+    EXPECT_GT(rec["bytes"].get<std::uint64_t>(), 0u) << bench::dump(rec);
+    EXPECT_EQ(rec["bytes_per_socket"].size(), 2u) << bench::dump(rec);
+    for (const char* key : {"time_ns", "l3_misses", "private_misses", "cross_socket_takes",
+                            "cf_roots", "cf_level", "packing_offset", "local_share", "stage"})
+      EXPECT_NE(bench::member(rec, key), nullptr) << key << ": " << bench::dump(rec);
+    bytes += rec["bytes"].get<std::uint64_t>();
+  }
+  // The records partition the run: their bytes add up to the run's locality total (bytes by
+  // distance to their home, unplaced included).
+  std::uint64_t total = 0;
+  for (const auto& [distance, n] : r.stats["locality"]["bytes"].items())
+    total += n.get<std::uint64_t>();
+  EXPECT_EQ(bytes, total) << bench::dump(r.stats["locality"]);
+  bench::bench_config c;
+  c.kernel = bench::find_kernel("heat");
+  const json res = json::parse(bench::dump(bench::result_json(bench::summarize(c, {r}))));
+  EXPECT_EQ(res["stats"]["iterations"].size(), 6u);
+}
+
+TEST(bench_json, a_kernel_that_does_not_iterate_reports_no_iterations) {
+  const bench::rep_result r = accounted_run("fib", "15");
+  ASSERT_TRUE(r.ok) << r.detail;
+  EXPECT_EQ(bench::member(r.stats, "iterations"), nullptr) << bench::dump(r.stats);
+  EXPECT_NE(bench::member(r.stats, "workers"), nullptr);
 }
 
 }  // namespace

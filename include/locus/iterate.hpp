@@ -8,7 +8,9 @@
 // tree in the first and tunes its packing on the next). Returns one record per iteration: its
 // wall time, with accounting on its local share, bytes and modelled misses, and what the
 // scheduler did (stage, workload, cross-socket takes, CF roots, packing). Under a scheduler
-// without hooks (slaw, cilk) it measures the same way, so runs compare side by side.
+// without hooks (slaw, cilk) it measures the same way, so runs compare side by side. The
+// runtime keeps the same records for runtime::stats() (runtime_stats::iterations, cleared by
+// reset_stats()), so code that does not hold iterate's result (locus-bench) sees them too.
 //
 // Errors: a body that does not return locus::task<void> does not compile; calling iterate
 // from a worker, or inside another iterate's body, throws std::logic_error; an exception of an
@@ -28,13 +30,8 @@
 
 namespace locus {
 
-using iteration_stats = ext::iteration_record;
-
-/// The records as a JSON array of objects, one per iteration (the runtime's JSON writer): index,
-/// time_ns, scheduler, stage, workload, cross_socket_takes, cf_roots, cf_level,
-/// packing_offset, and with accounting on local_share (null: no placed bytes), bytes,
-/// l3_misses, l3_remote_misses, private_misses, bytes_per_socket. For locus-bench's JSON.
-[[nodiscard]] std::string to_json(const std::vector<iteration_stats>& records);
+// iteration_stats (the record) and to_json(records) are in locus/stats.hpp: runtime::stats()
+// keeps the same records (runtime_stats::iterations).
 
 namespace detail {
 /// One iterate() call on a runtime: begin() and end() bracket each iteration's run.

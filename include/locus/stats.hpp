@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,9 +77,50 @@ inline constexpr std::array stat_fields = {
 #undef LOCUS_STAT_MEASURED
 };
 
+/// One iteration of locus::iterate (locus/iterate.hpp), as measured by iterate and completed
+/// by the scheduler's iteration hooks (ext::iteration_record is this type). Counts are the
+/// iteration's own (differences across its run). Self-contained: it owns its strings, so a
+/// record (in runtime_stats or iterate's result) stays valid after its runtime is gone.
+struct iteration_stats {
+  std::size_t index = 0;      ///< 0-based, within its iterate() call
+  std::uint64_t time_ns = 0;  ///< wall time of the iteration's run
+  bool accounting = false;    ///< the locality fields below are measured (config::accounting)
+  std::optional<double> local_share;   ///< local / placed bytes (no value: no placed bytes)
+  std::uint64_t bytes = 0;             ///< bytes accessed (locality accounting)
+  std::uint64_t l3_misses = 0;         ///< modelled L3 misses (lines), all sockets
+  std::uint64_t l3_remote_misses = 0;  ///< of which served by another socket's memory
+  std::uint64_t private_misses = 0;    ///< modelled private-level misses (lines)
+  std::vector<std::uint64_t> bytes_per_socket;  ///< bytes accessed by each socket's workers
+  // Filled by the scheduler (ext::iteration_hooks::end); defaults when it has none.
+  std::string scheduler;                 ///< its name
+  std::string stage;                     ///< e.g. "first-touch", "searching", "tuned", "plain"
+  std::string workload;                  ///< "memory-bound", "cpu-bound" or "" (not judged)
+  std::uint64_t cross_socket_takes = 0;  ///< work taken from another socket's pool
+  std::uint64_t cf_roots = 0;            ///< CF subtrees started (taken from CF pools)
+  int cf_level = -1;                     ///< spawn depth of the CF roots (-1: none)
+  int packing_offset = 0;                ///< levels below (+) or above (-) the initial packing
+};
+
+/// The records as a JSON array of objects, one per iteration: index, time_ns, scheduler,
+/// stage, workload, cross_socket_takes, cf_roots, cf_level, packing_offset, and with
+/// accounting on local_share (null: no placed bytes), bytes, l3_misses, l3_remote_misses,
+/// private_misses, bytes_per_socket. runtime_stats::to_json writes each record the same way.
+[[nodiscard]] std::string to_json(const std::vector<iteration_stats>& records);
+
+/// How many iteration records a runtime keeps (runtime_stats::iterations): the latest ones;
+/// older records are dropped and counted (runtime_stats::iterations_dropped), so a long
+/// iterative program holds bounded memory. locus::iterate's own result has them all.
+inline constexpr std::size_t k_iteration_records_kept = 4096;
+
 /// Counters of every worker, as returned by runtime::stats().
 struct runtime_stats {
   std::vector<worker_stats> workers;
+  /// The records of the iterations locus::iterate ran on the runtime since start or the last
+  /// reset_stats(), oldest first, at most k_iteration_records_kept (the latest). Each record
+  /// is added when its iteration ends, so between runs the list is exact.
+  std::vector<iteration_stats> iterations;
+  /// Records dropped (the oldest) to keep iterations within k_iteration_records_kept.
+  std::uint64_t iterations_dropped = 0;
 
   /// Sums of all workers (peak_stack_bytes: the sum of per-worker peaks).
   [[nodiscard]] worker_stats total() const noexcept;
@@ -88,7 +131,9 @@ struct runtime_stats {
   /// (wrapped here; one line, no newline): one group per run of fields with the same group in
   /// stat_fields, each field as label=value; seconds with 3 decimals, KiB with 1.
   [[nodiscard]] std::string summary() const;
-  /// A JSON object of the totals plus a "workers" array, each with its place, core and socket.
+  /// A JSON object of the totals plus a "workers" array, each with its place, core and socket,
+  /// and, when locus::iterate ran since the reset, an "iterations" array (the records, as
+  /// to_json(iterations) writes them) and, when records were dropped, "iterations_dropped".
   [[nodiscard]] std::string to_json() const;
 };
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "locus/detail/json_writer.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/locality/stats.hpp"
 
@@ -91,47 +90,9 @@ iteration_stats iteration_scope::end(std::size_t index) {
   m_open = false;
   if (ext::iteration_hooks* h = ext::core_ref::of(m_rt).iteration_strategy())
     h->end(ext::core_ref::of(m_rt), r);
+  // Kept for runtime::stats() once complete (a scheduler's end that throws keeps nothing).
+  ext::core_ref::of(m_rt).record_iteration(r);
   return r;
 }
 
 }  // namespace locus::detail
-
-namespace locus {
-
-std::string to_json(const std::vector<iteration_stats>& records) {
-  detail::json_writer j;
-  j.begin_array();
-  for (const iteration_stats& r : records) {
-    j.begin_object()
-        .field("index", r.index)
-        .field("time_ns", r.time_ns)
-        .field("scheduler", r.scheduler)
-        .field("stage", r.stage)
-        .field("workload", r.workload)
-        .field("cross_socket_takes", r.cross_socket_takes)
-        .field("cf_roots", r.cf_roots)
-        .field("cf_level", r.cf_level)
-        .field("packing_offset", r.packing_offset);
-    if (r.accounting) {
-      j.key("local_share");
-      if (r.local_share)
-        j.value(*r.local_share);
-      else
-        j.null();
-      j.field("bytes", r.bytes)
-          .field("l3_misses", r.l3_misses)
-          .field("l3_remote_misses", r.l3_remote_misses)
-          .field("private_misses", r.private_misses)
-          .key("bytes_per_socket")
-          .begin_array();
-      for (std::uint64_t b : r.bytes_per_socket)
-        j.value(b);
-      j.end_array();
-    }
-    j.end_object();
-  }
-  j.end_array();
-  return j.take();
-}
-
-}  // namespace locus

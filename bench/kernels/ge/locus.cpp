@@ -1,7 +1,8 @@
 // ge, locus: one root per pivot (bench::run_iterations); the rows below the pivot are split in
 // halves (first spawned, second called) down to `leaf` rows. Every task declares what its
 // subtree touches (issue 18):
-//   the pivot row's window a[k][k..n) (read) and its rows' windows a[i][k..n) (read/write).
+//   its rows' windows a[i][k..n) (read/write), first, and the pivot row's window a[k][k..n)
+//   (read).
 // A block's windows are not contiguous (columns left of k are not touched), so an inner task
 // declares the span from a[lo][k] to the end of row hi-1 (a scheduler reads where the data
 // starts and how much there is); a leaf declares the same span, and, with accounting on, calls
@@ -48,8 +49,8 @@ locus::task<void> rows_split(const problem* pr, double* a, int k, int lo, int hi
     }
     for (int i = lo; i < hi; ++i) {
       const std::array<locus::data_range, 2> exact{
-          windows(*pr, a, k, k, k + 1, locus::access::read),
-          windows(*pr, a, k, i, i + 1, locus::access::read_write)};
+          windows(*pr, a, k, i, i + 1, locus::access::read_write),
+          windows(*pr, a, k, k, k + 1, locus::access::read)};
       co_await locus::with_data(row_update(pr, a, k, i), exact);
     }
     co_return;
@@ -60,11 +61,12 @@ locus::task<void> rows_split(const problem* pr, double* a, int k, int lo, int hi
   co_await locus::sync();
 }
 
-/// Pivot k's update of rows [lo, hi), carrying its subtree's data.
+/// Pivot k's update of rows [lo, hi), carrying its subtree's data. Its rows come first: a
+/// scheduler places a task by its first range (LAWS's Eq. 1 owner, docs/design/0017), and the
+/// pivot row every task reads would put them all on the pivot's socket.
 locus::task<void> rows(const problem* pr, double* a, int k, int lo, int hi) {
-  const std::array<locus::data_range, 2> data{
-      windows(*pr, a, k, k, k + 1, locus::access::read),
-      windows(*pr, a, k, lo, hi, locus::access::read_write)};
+  const std::array<locus::data_range, 2> data{windows(*pr, a, k, lo, hi, locus::access::read_write),
+                                              windows(*pr, a, k, k, k + 1, locus::access::read)};
   return locus::with_data(rows_split(pr, a, k, lo, hi), data);
 }
 

@@ -1,9 +1,12 @@
 // heat, locus: per time step, the interior rows are split in halves recursively; the first half
-// is spawned, the second run inline, down to leaf_rows rows (Cilk's heat). Each step's root
-// declares the rows it reads and writes (locus/data.hpp): its leaves inherit exactly their
-// rows, so locality accounting (--accounting) sees every access. Both grids come from locus's
-// allocator (grid_buffer), untouched, and the setup first-touches them in tasks of the same
-// decomposition, untimed: no page is written by the main thread. Under --schedule random each
+// is spawned, the second run inline, down to leaf_rows rows (Cilk's heat). Every task of the
+// split declares its own data (locus_declared_rows.hpp, declared.hpp), halo rows included:
+//   read  from[lo - 1, hi + 1)   write  to[lo, hi)
+// so locality accounting (--accounting) sees every access and a scheduler that places by data
+// (LAWS, CAB) sees what each task really reads, accounting on or off. Both grids come from
+// locus's allocator (grid_buffer), untouched, and the setup first-touches them in tasks of the
+// same decomposition, untimed (the first and last leaves also write the boundary rows, so the
+// halo rows are homed): no page is written by the main thread. Under --schedule random each
 // time step is a root of its own (bench::run_iterations).
 //
 // --schedule stows / stuws / relws (issue 8): the setup's first touch is traced
@@ -27,9 +30,10 @@
 
 #include "../../kernel.hpp"
 #include "../iterative.hpp"
+#include "../locus_declared_rows.hpp"
 #include "../locus_replay.hpp"
-#include "../locus_rows.hpp"
 #include "common.hpp"
+#include "declared.hpp"
 
 namespace {
 
@@ -43,44 +47,45 @@ locus::task<void> step(instance* in, int t) {
   const auto leaf = [&pr, from, to](int lo, int hi) {
     heat_kernel::step_rows(pr, from, to, lo, hi);
   };
-  const std::array<locus::data_range, 2> data{
-      bench::rows_of(from, pr.ny, 1, pr.nx - 1, locus::access::read),
-      bench::rows_of(to, pr.ny, 1, pr.nx - 1, locus::access::write)};
-  auto rows = locus::with_data(bench::split_rows(1, pr.nx - 1, heat_kernel::leaf_rows, &leaf), data,
-                               bench::row_split<double>(pr.ny));
-  co_await std::move(rows);
+  const auto declare = [&pr, from, to](int lo, int hi) {
+    return heat_kernel::step_ranges(pr, from, to, lo, hi);
+  };
+  co_await bench::rows_declared(1, pr.nx - 1, heat_kernel::leaf_rows, &leaf, &declare);
 }
 
-/// Rows [lo, hi) of the first touch: the initial value into `a`, zeros into `b`.
+/// Rows [lo, hi) of the first touch: the initial value into `a`, zeros into `b`, and zeros
+/// into both grids' boundary rows when [lo, hi) reaches them.
 void init_rows(const heat_kernel::problem& pr, double* a, double* b, int lo, int hi) {
+  heat_kernel::widen_to_boundary(pr, lo, hi);
   for (int i = lo; i < hi; ++i) {
+    const bool interior_row = i > 0 && i < pr.nx - 1;
     const double sx = std::sin(i * pr.dx);
-    for (int j = 1; j < pr.ny - 1; ++j) {
-      a[static_cast<std::size_t>(i) * pr.ny + j] = sx * std::sin(j * pr.dy);
+    for (int j = interior_row ? 1 : 0; j < (interior_row ? pr.ny - 1 : pr.ny); ++j) {
+      a[static_cast<std::size_t>(i) * pr.ny + j] = interior_row ? sx * std::sin(j * pr.dy) : 0.0;
       b[static_cast<std::size_t>(i) * pr.ny + j] = 0.0;
     }
   }
 }
 
-/// Writes the initial value into `a` and zeros into `b`, interior rows, in tasks: the pages
-/// are first touched (and so homed) by the workers that will step them.
+/// Writes the initial value into `a` and zeros into `b`, in tasks: the pages are first
+/// touched (and so homed) by the workers that will step them.
 locus::task<void> first_touch(instance* in) {
   const heat_kernel::problem& pr = in->pr;
   double* a = in->g.a.data();
   double* b = in->g.b.data();
   const auto leaf = [&pr, a, b](int lo, int hi) { init_rows(pr, a, b, lo, hi); };
-  const std::array<locus::data_range, 2> data{
-      bench::rows_of(a, pr.ny, 1, pr.nx - 1, locus::access::write),
-      bench::rows_of(b, pr.ny, 1, pr.nx - 1, locus::access::write)};
-  auto init = locus::with_data(bench::split_rows(1, pr.nx - 1, heat_kernel::leaf_rows, &leaf), data,
-                               bench::row_split<double>(pr.ny));
-  co_await std::move(init);
+  const auto declare = [&pr, a, b](int lo, int hi) {
+    return heat_kernel::first_touch_ranges(pr, a, b, lo, hi);
+  };
+  co_await bench::rows_declared(1, pr.nx - 1, heat_kernel::leaf_rows, &leaf, &declare);
 }
 
-/// Declares rows [lo, hi) of `g` (accounting).
-void touch_rows(const double* g, int ny, int lo, int hi, locus::access mode) {
-  const locus::data_range r = bench::rows_of(g, ny, lo, hi, mode);
-  locus::touch(r.begin, r.bytes, r.mode);
+/// Counts `d`'s ranges as touched by the running task (accounting; the designed schedule's
+/// shares carry no declared data).
+template <std::size_t N>
+void touch_all(const bench::ranges<N>& d) {
+  for (const locus::data_range& r : d.span())
+    locus::touch(r.begin, r.bytes, r.mode);
 }
 
 /// The designed schedule of the first touch (t < 0) or of step t: worker w takes the w-th
@@ -93,13 +98,11 @@ locus::task<void> designed(instance* in, int t, unsigned workers) {
     const heat_kernel::problem& pr = *pr_;
     if (lo == hi) return;
     if (t >= 0) {
-      touch_rows(in->from(t), pr.ny, lo, hi, locus::access::read);
-      touch_rows(in->to(t), pr.ny, lo, hi, locus::access::write);
+      touch_all(heat_kernel::step_ranges(pr, in->from(t), in->to(t), lo, hi));
       heat_kernel::step_rows(pr, in->from(t), in->to(t), lo, hi);
       return;
     }
-    touch_rows(a, pr.ny, lo, hi, locus::access::write);
-    touch_rows(b, pr.ny, lo, hi, locus::access::write);
+    touch_all(heat_kernel::first_touch_ranges(pr, a, b, lo, hi));
     init_rows(pr, a, b, lo, hi);
   };
   return bench::block_partition(1, pr->nx - 1, workers, share);

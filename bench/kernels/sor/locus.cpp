@@ -1,18 +1,22 @@
 // sor, locus: per half-sweep, the interior rows are split in halves recursively (the first half
 // spawned, the second called) down to block_rows rows; each half-sweep is a root of its own
-// (bench::run_iterations: iteration h is colour h % 2 of full iteration h / 2). Each
-// half-sweep's root declares the rows it updates (locus/data.hpp; red-black: read and write the
-// same grid), so its leaves inherit exactly their rows. The grid comes from locus's allocator
-// (grid_buffer), untouched; the setup first-touches it in tasks of the same decomposition,
-// copying the initial values drawn (serially, by the fixed-seed generator) into a temporary.
+// (bench::run_iterations: iteration h is colour h % 2 of full iteration h / 2). Every task of
+// the split declares its own data (locus_declared_rows.hpp, declared.hpp), halo rows included
+// (red-black: a point reads the other colour's neighbours, in the rows next to the task's):
+//   read/write  g[lo, hi)    read  row lo - 1, row hi
+// The grid comes from locus's allocator (grid_buffer), untouched; the setup first-touches it in
+// tasks of the same decomposition, copying the initial values drawn (serially, by the
+// fixed-seed generator) into a temporary; the first and last leaves also write the boundary
+// rows 0 and n-1, so the halo rows are homed.
 #include <locus/locus.hpp>
 
 #include <vector>
 
 #include "../../kernel.hpp"
 #include "../iterative.hpp"
-#include "../locus_rows.hpp"
+#include "../locus_declared_rows.hpp"
 #include "common.hpp"
+#include "declared.hpp"
 
 namespace {
 
@@ -21,33 +25,25 @@ locus::task<void> half_sweep(double* grid, int n, int colour) {
   const auto leaf = [grid, n, colour](int lo, int hi) {
     sor_kernel::sweep_rows(grid, n, colour, lo, hi);
   };
-  auto sweep = locus::with_data(bench::split_rows(1, n - 1, sor_kernel::block_rows, &leaf),
-                                bench::rows_of(grid, n, 1, n - 1, locus::access::read_write),
-                                bench::row_split<double>(n));
-  co_await std::move(sweep);
+  const auto declare = [grid, n](int lo, int hi) {
+    return sor_kernel::sweep_ranges(grid, n, lo, hi);
+  };
+  co_await bench::rows_declared(1, n - 1, sor_kernel::block_rows, &leaf, &declare);
 }
 
 /// Copies the initial values into the grid in tasks: the pages are first touched (homed) by
-/// the workers of the sweeps' decomposition. The first and last leaves also write the boundary
-/// rows 0 and n-1 (touch(): the root's ranges are the interior rows, as the sweeps').
+/// the workers of the sweeps' decomposition, the boundary rows by the first and last leaves.
 locus::task<void> first_touch(double* grid, const std::vector<double>* initial, int n) {
   const auto leaf = [grid, initial, n](int lo, int hi) {
-    const int first = lo == 1 ? 0 : lo;
-    const int last = hi == n - 1 ? n : hi;
-    for (int i = first; i < last; ++i)
-      for (int j = 0; j < n; ++j)
-        grid[static_cast<std::size_t>(i) * n + j] = (*initial)[static_cast<std::size_t>(i) * n + j];
-    if (first == 0)
-      locus::touch(grid, static_cast<std::size_t>(n) * sizeof(double), locus::access::write);
-    if (last == n) {
-      locus::touch(grid + static_cast<std::size_t>(n - 1) * n,
-                   static_cast<std::size_t>(n) * sizeof(double), locus::access::write);
-    }
+    sor_kernel::widen_to_boundary(n, lo, hi);
+    const std::size_t last = static_cast<std::size_t>(hi) * n;
+    for (std::size_t x = static_cast<std::size_t>(lo) * n; x < last; ++x)
+      grid[x] = (*initial)[x];
   };
-  auto init = locus::with_data(bench::split_rows(1, n - 1, sor_kernel::block_rows, &leaf),
-                               bench::rows_of(grid, n, 1, n - 1, locus::access::write),
-                               bench::row_split<double>(n));
-  co_await std::move(init);
+  const auto declare = [grid, n](int lo, int hi) {
+    return sor_kernel::first_touch_ranges(grid, n, lo, hi);
+  };
+  co_await bench::rows_declared(1, n - 1, sor_kernel::block_rows, &leaf, &declare);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "locus/detail/worker.hpp"
+#include "locus/stats.hpp"
 #include "locus/topology.hpp"
 
 namespace locus {
@@ -119,6 +120,9 @@ class core_ref {
   [[nodiscard]] spawn_rule* spawn_strategy() const noexcept;
   /// The scheduler's iteration hooks (locus/iterate.hpp), or null.
   [[nodiscard]] iteration_hooks* iteration_strategy() const noexcept;
+  /// Keep an ended iteration's record for runtime::stats() (locus::iterate, after its run:
+  /// never during one, the lock it takes is outside what the record measures).
+  void record_iteration(iteration_stats r) const;
 
   // Work and sleepers.
   /// Place p's shared pool (its mailbox: roots, remote spawns, frames sent home).

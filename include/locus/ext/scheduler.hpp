@@ -41,6 +41,7 @@
 
 #include "locus/ext/core.hpp"
 #include "locus/ext/observer.hpp"
+#include "locus/stats.hpp"
 
 namespace locus {
 struct cab_params;
@@ -201,26 +202,8 @@ using domain_function = std::function<std::vector<unsigned>(const topology& topo
                                                             const std::vector<unsigned>& place_of)>;
 
 /// One iteration of locus::iterate (locus/iterate.hpp), as measured by iterate and completed
-/// by the scheduler's iteration_hooks. Counts are the iteration's own (differences).
-struct iteration_record {
-  std::size_t index = 0;      ///< 0-based
-  std::uint64_t time_ns = 0;  ///< wall time of the iteration's run
-  bool accounting = false;    ///< the locality fields below are measured (config::accounting)
-  std::optional<double> local_share;   ///< local / placed bytes (no value: no placed bytes)
-  std::uint64_t bytes = 0;             ///< bytes accessed (locality accounting)
-  std::uint64_t l3_misses = 0;         ///< modelled L3 misses (lines), all sockets
-  std::uint64_t l3_remote_misses = 0;  ///< of which served by another socket's memory
-  std::uint64_t private_misses = 0;    ///< modelled private-level misses (lines)
-  std::vector<std::uint64_t> bytes_per_socket;  ///< bytes accessed by each socket's workers
-  // Filled by the scheduler (iteration_hooks::end); defaults when it has none.
-  std::string_view scheduler;            ///< its name
-  std::string_view stage;                ///< e.g. "first-touch", "searching", "tuned", "plain"
-  std::string_view workload;             ///< "memory-bound", "cpu-bound" or "" (not judged)
-  std::uint64_t cross_socket_takes = 0;  ///< work taken from another socket's pool
-  std::uint64_t cf_roots = 0;            ///< CF subtrees started (taken from CF pools)
-  int cf_level = -1;                     ///< spawn depth of the CF roots (-1: none)
-  int packing_offset = 0;                ///< levels below (+) or above (-) the initial packing
-};
+/// by the scheduler's iteration_hooks (the type and its fields: locus/stats.hpp).
+using iteration_record = iteration_stats;
 
 /// A scheduler that follows iterations (LAWS): locus::iterate calls begin before each
 /// iteration's run and end after it, on the thread that calls iterate, never during a run.
