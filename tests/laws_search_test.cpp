@@ -71,7 +71,13 @@ TEST(LawsOwner, MajorityOwnerAndStraddling) {
   EXPECT_TRUE(locus::laws::owner_of(root, at(0, 100), 3).whole);
   EXPECT_EQ(locus::laws::owner_of(root, at(350, 100), 3).part, 0u);  // 50 and 50: the lower
   EXPECT_FALSE(locus::laws::owner_of(root, at(350, 100), 3).whole);
-  EXPECT_EQ(locus::laws::owner_of(root, at(300, 200), 3).part, 0u);  // 100 and 100: lower
+  EXPECT_FALSE(locus::laws::owner_of(root, at(350, 100), 3).mostly_whole);
+  // A block of part 0 with a halo row past its end (a quarter of its bytes at most outside):
+  // mostly whole, not whole; a third outside is neither.
+  EXPECT_FALSE(locus::laws::owner_of(root, at(300, 120), 3).whole);
+  EXPECT_TRUE(locus::laws::owner_of(root, at(300, 120), 3).mostly_whole);   // 100 in, 20 out
+  EXPECT_FALSE(locus::laws::owner_of(root, at(300, 150), 3).mostly_whole);  // 100 in, 50 out
+  EXPECT_EQ(locus::laws::owner_of(root, at(300, 200), 3).part, 0u);         // 100 and 100: lower
   EXPECT_EQ(locus::laws::owner_of(root, at(1100, 100), 3).part, 2u);
   EXPECT_THROW((void)locus::laws::owner_of(root, at(1100, 100), 0), std::invalid_argument);
   std::vector<char> other(10);

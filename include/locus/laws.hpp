@@ -65,6 +65,10 @@ namespace laws {
 struct owner {
   unsigned part = 0;
   bool whole = false;  ///< r is inside one part
+  /// r lies in one part but for at most a quarter of its bytes: a task's halo rows (heat reads
+  /// one row past each end of its block) do not make it straddle. The socket level is learned
+  /// from this (docs/design/0017, "Halo rows").
+  bool mostly_whole = false;
 };
 [[nodiscard]] owner owner_of(const data_range& root, const data_range& r, unsigned parts);
 

@@ -72,7 +72,7 @@ class laws_impl final : public ext::spawn_rule,
     if (pos != nullptr) {
       const owner o = owner_in_root(*pos);
       child_socket = o.part;
-      child_whole = o.whole;
+      child_whole = o.mostly_whole;
     }
     // The parent's continuation covers what it has not handed out yet: its first range past
     // the child's (Eq. 1 hands parts out in spawn order).
@@ -177,7 +177,7 @@ class laws_impl final : public ext::spawn_rule,
     if (child_bytes != 0 && child_bytes <= m_cache && (parent_bytes == 0 || parent_bytes > m_cache))
       raise_to(m_shape.cf_depth, depth);
     bool parent_whole = false;
-    if (pd.bytes != 0) parent_whole = owner_in_root(pd.ranges.front()).whole;
+    if (pd.bytes != 0) parent_whole = owner_in_root(pd.ranges.front()).mostly_whole;
     if (child_whole && !parent_whole) raise_to(m_shape.socket_depth, depth);
   }
 

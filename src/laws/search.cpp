@@ -31,6 +31,7 @@ owner owner_of(const data_range& root, const data_range& r, unsigned parts) {
       best_bytes = in;
       best.part = i;
       best.whole = in == r.bytes;
+      best.mostly_whole = (r.bytes - in) <= r.bytes / 4;
     }
   }
   return best;
