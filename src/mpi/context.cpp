@@ -9,6 +9,7 @@
 
 #include "engine.hpp"
 #include "locus/runtime.hpp"
+#include "poller.hpp"
 
 namespace locus::mpi {
 
@@ -108,6 +109,10 @@ bool context::faulted() const noexcept {
 }
 comm_stats context::stats() const noexcept {
   return m_e->stats();
+}
+
+void context::set_worker_poll(std::chrono::microseconds d) noexcept {
+  detail::poll_set::instance().set_worker_poll(d);
 }
 
 void context::fail(const std::string& what) {

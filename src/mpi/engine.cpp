@@ -2,6 +2,8 @@
 // and the way out. See engine.hpp for the protocol.
 #include "engine.hpp"
 
+#include "poller.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -182,6 +184,15 @@ void engine::init_mpi(int* argc, char*** argv) {
     m_active.push_back(r);
     m_reqs.push_back(r->req);
   }
+  // Idle workers poll the pending direct requests (poller.hpp) when direct start is on.
+  if (m_direct) poll_set::instance().open(*this, m_opts.worker_poll);
+}
+
+void engine::adopt_from_workers() {
+  m_taken.clear();
+  m_next_deadline = poll_set::instance().take_expired(m_taken, false);
+  for (op* o : m_taken)
+    activate(o);
 }
 
 void engine::submit(op* o) {
@@ -308,6 +319,12 @@ void engine::loop() {
   auto backoff = std::chrono::microseconds(2);
   for (;;) {
     bool activity = drain_inbox();
+    // Direct requests the workers left pending past their deadline (poller.hpp): before the
+    // poll, which then tests them with the rest.
+    if (m_direct) {
+      adopt_from_workers();
+      activity = activity || !m_taken.empty();
+    }
     activity = poll() || activity;
     const bool stopping = m_stop.load(std::memory_order_acquire);
     // After a fault a rank still running its program ends the job at the deadline; one that
@@ -319,6 +336,14 @@ void engine::loop() {
     if (stopping) {
       if (!m_bye_sent) {
         m_bye_sent = true;
+        // No task runs any more: the workers poll nothing from here; what they left pending
+        // is this worker's (and failed at the end if nobody matches it).
+        if (m_direct) {
+          std::vector<op*> left;
+          poll_set::instance().close(left);
+          for (op* o : left)
+            activate(o);
+        }
         for (int r = 0; r < m_size; ++r)
           if (r != m_rank)
             submit(new notice_send(
@@ -344,12 +369,18 @@ void engine::loop() {
     }
     const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
                                           [](op* o) { return !o->background && !o->zombie; });
+    auto d = std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll);
     if (user_pending || stopping) {
-      sleep(backoff);
+      d = backoff;
       backoff = std::min(backoff * 2, m_opts.max_sleep);
-    } else {
-      sleep(std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll));
     }
+    // A request the workers poll must be handed over by its deadline if no worker is idle to
+    // do it: wake up then (m_next_deadline: max() when the set is empty).
+    if (m_direct && m_next_deadline != clock::time_point::max())
+      d = std::min(d, std::max(std::chrono::microseconds(1),
+                               std::chrono::duration_cast<std::chrono::microseconds>(
+                                   m_next_deadline - clock::now())));
+    sleep(d);
   }
 }
 
@@ -360,6 +391,14 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
   m_fault_origin = origin;
   m_fault_deadline = std::chrono::steady_clock::now() + m_opts.fault_timeout;
   m_faulted.store(true, std::memory_order_release);
+  // The requests idle workers poll fail like the others: take them all (poll_set::add sees
+  // m_faulted from here on and hands new ones to the inbox, which fails them).
+  if (m_direct) {
+    std::vector<op*> polled;
+    (void)poll_set::instance().take_expired(polled, true);
+    for (op* o : polled)
+      activate(o);
+  }
   if (broadcast)
     for (int r = 0; r < m_size; ++r)
       if (r != m_rank) submit(new notice_send(m_ctl, r, k_fault_tag, text));
@@ -401,8 +440,11 @@ void engine::remove_fault_hook(int id) {
 }
 
 comm_stats engine::stats() const noexcept {
+  const poll_set& ps = poll_set::instance();
   return {m_started.load(std::memory_order_relaxed), m_completed.load(std::memory_order_relaxed),
-          m_polls.load(std::memory_order_relaxed), m_sleeps.load(std::memory_order_relaxed)};
+          m_polls.load(std::memory_order_relaxed),   m_sleeps.load(std::memory_order_relaxed),
+          ps.polls.load(std::memory_order_relaxed),  ps.completed.load(std::memory_order_relaxed),
+          ps.handed.load(std::memory_order_relaxed)};
 }
 
 void engine::abort_job() noexcept {

@@ -137,6 +137,9 @@ class engine {
   bool drain_inbox();
   bool poll();
   void sleep(std::chrono::microseconds d);
+  /// Takes the direct requests whose deadline for the workers' polls passed (poller.hpp) into
+  /// m_active, and notes the earliest deadline left in m_next_deadline.
+  void adopt_from_workers();
   void shutdown_mpi() noexcept;
   [[noreturn]] void abort_job() noexcept;
 
@@ -157,6 +160,9 @@ class engine {
   std::vector<MPI_Request> m_reqs;
   std::vector<int> m_indices;
   std::vector<MPI_Status> m_statuses;
+  std::vector<op*> m_taken;  ///< adopt_from_workers' scratch
+  std::chrono::steady_clock::time_point m_next_deadline =
+      std::chrono::steady_clock::time_point::max();
   int m_byes = 0;
   bool m_bye_sent = false;
   std::chrono::steady_clock::time_point m_fault_deadline{};

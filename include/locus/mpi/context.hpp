@@ -69,6 +69,12 @@ struct options {
   /// Point-to-point operations started by the task itself (see "Direct start" above): used when
   /// MPI offers MPI_THREAD_MULTIPLE; the context asks for it when it initialises MPI.
   bool direct = true;
+  /// Direct start: how long a request a task started on a locus worker, and still pending,
+  /// is left to that runtime's idle workers to poll (a worker whose deque ran empty tests it
+  /// and resumes the awaiting task itself) before it goes to the communication worker. An
+  /// idle worker polls instead of parking only while such a request is younger than this.
+  /// 0: pending requests go to the communication worker at once.
+  std::chrono::microseconds worker_poll{100};
 };
 
 namespace detail {
@@ -82,6 +88,11 @@ struct comm_stats {
   std::uint64_t completed = 0;  ///< MPI requests MPI_Testsome found complete
   std::uint64_t polls = 0;      ///< MPI_Testsome calls
   std::uint64_t sleeps = 0;     ///< times the worker slept
+  // Direct start, options::worker_poll: pending requests polled by idle locus workers.
+  std::uint64_t worker_polls = 0;      ///< MPI_Testsome calls made by idle workers
+  std::uint64_t worker_completed = 0;  ///< requests completed by them
+  std::uint64_t handed_over =
+      0;  ///< requests still pending at their deadline (or a fault, the end)
 };
 
 class context {
@@ -140,6 +151,8 @@ class context {
   void call(const std::function<void()>& fn);
 
   [[nodiscard]] comm_stats stats() const noexcept;
+  /// Changes options::worker_poll for requests started from now on (tests, benchmarks).
+  void set_worker_poll(std::chrono::microseconds d) noexcept;
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
 
  private:
