@@ -4,6 +4,9 @@
 
 #include "poller.hpp"
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -441,10 +444,22 @@ void engine::remove_fault_hook(int id) {
 
 comm_stats engine::stats() const noexcept {
   const poll_set& ps = poll_set::instance();
-  return {m_started.load(std::memory_order_relaxed), m_completed.load(std::memory_order_relaxed),
-          m_polls.load(std::memory_order_relaxed),   m_sleeps.load(std::memory_order_relaxed),
-          ps.polls.load(std::memory_order_relaxed),  ps.completed.load(std::memory_order_relaxed),
-          ps.handed.load(std::memory_order_relaxed)};
+  comm_stats s;
+  s.started = m_started.load(std::memory_order_relaxed);
+  s.completed = m_completed.load(std::memory_order_relaxed);
+  s.polls = m_polls.load(std::memory_order_relaxed);
+  s.sleeps = m_sleeps.load(std::memory_order_relaxed);
+  // The thread's CPU clock: readable from any thread while the thread lives (~engine joins it).
+  clockid_t clk{};
+  timespec ts{};
+  if (pthread_getcpuclockid(const_cast<std::thread&>(m_thread).native_handle(), &clk) == 0 &&
+      clock_gettime(clk, &ts) == 0)
+    s.cpu_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+               static_cast<std::uint64_t>(ts.tv_nsec);
+  s.worker_polls = ps.polls.load(std::memory_order_relaxed);
+  s.worker_completed = ps.completed.load(std::memory_order_relaxed);
+  s.handed_over = ps.handed.load(std::memory_order_relaxed);
+  return s;
 }
 
 void engine::abort_job() noexcept {

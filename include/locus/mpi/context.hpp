@@ -88,6 +88,7 @@ struct comm_stats {
   std::uint64_t completed = 0;  ///< MPI requests MPI_Testsome found complete
   std::uint64_t polls = 0;      ///< MPI_Testsome calls
   std::uint64_t sleeps = 0;     ///< times the worker slept
+  std::uint64_t cpu_ns = 0;     ///< CPU time the communication worker's thread used so far
   // Direct start, options::worker_poll: pending requests polled by idle locus workers.
   std::uint64_t worker_polls = 0;      ///< MPI_Testsome calls made by idle workers
   std::uint64_t worker_completed = 0;  ///< requests completed by them
