@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "engine.hpp"
+#include "locus/ext/core.hpp"
 #include "locus/runtime.hpp"
 #include "poller.hpp"
 
@@ -109,6 +110,10 @@ bool context::faulted() const noexcept {
 }
 comm_stats context::stats() const noexcept {
   return m_e->stats();
+}
+
+void context::watch(locus::runtime& rt) {
+  detail::poll_set::instance().watch(ext::core_ref::of(rt).raw());
 }
 
 void context::set_worker_poll(std::chrono::microseconds d) noexcept {

@@ -187,8 +187,9 @@ void engine::init_mpi(int* argc, char*** argv) {
     m_active.push_back(r);
     m_reqs.push_back(r->req);
   }
-  // Idle workers poll the pending direct requests (poller.hpp) when direct start is on.
-  if (m_direct) poll_set::instance().open(*this, m_opts.worker_poll);
+  // Idle workers poll the pending direct requests (poller.hpp) when direct start is on (add()
+  // is called only then); the set also carries the workers' idle count, used in both modes.
+  poll_set::instance().open(*this, m_opts.worker_poll);
 }
 
 void engine::adopt_from_workers() {
@@ -210,6 +211,11 @@ void engine::submit(op* o) {
     std::lock_guard lk(m_sleep_mx);
     m_sleep_cv.notify_one();
   }
+}
+
+void engine::wake() {
+  std::lock_guard lk(m_sleep_mx);
+  m_sleep_cv.notify_one();
 }
 
 void engine::activate(op* o) {
@@ -305,13 +311,18 @@ bool engine::poll() {
 // leaves no interleaving where both miss: either the worker sees the op and does not sleep, or
 // the submitter sees m_sleeping and notifies under the mutex, which the worker holds from its
 // check until wait_for releases it, so the notification cannot fall between the two.
-void engine::sleep(std::chrono::microseconds d) {
+// A lazy sleep also asks the first worker that turns idle for a wake-up (poll_set::
+// arm_wake_on_idle, under the mutex: its notify, made under the same mutex, cannot fall
+// between the check and the wait either); if a worker is idle already it does not sleep.
+void engine::sleep(std::chrono::microseconds d, bool lazy) {
   std::unique_lock lk(m_sleep_mx);
   m_sleeping.store(true, std::memory_order_seq_cst);
   if (m_inbox.load(std::memory_order_seq_cst) == nullptr &&
-      !m_stop.load(std::memory_order_seq_cst)) {
+      !m_stop.load(std::memory_order_seq_cst) &&
+      (!lazy || poll_set::instance().arm_wake_on_idle())) {
     m_sleeps.fetch_add(1, std::memory_order_relaxed);
     m_sleep_cv.wait_for(lk, d);
+    if (lazy) poll_set::instance().disarm_wake_on_idle();
   }
   m_sleeping.store(false, std::memory_order_relaxed);
 }
@@ -341,12 +352,10 @@ void engine::loop() {
         m_bye_sent = true;
         // No task runs any more: the workers poll nothing from here; what they left pending
         // is this worker's (and failed at the end if nobody matches it).
-        if (m_direct) {
-          std::vector<op*> left;
-          poll_set::instance().close(left);
-          for (op* o : left)
-            activate(o);
-        }
+        std::vector<op*> left;
+        poll_set::instance().close(left);
+        for (op* o : left)
+          activate(o);
         for (int r = 0; r < m_size; ++r)
           if (r != m_rank)
             submit(new notice_send(
@@ -366,14 +375,24 @@ void engine::loop() {
     }
     // Polling, the worker yields between polls: on a machine with more threads than cores a
     // poller that never yields starves the workers whose tasks it would resume.
-    if (m_opts.progress == progress_mode::dedicated || clock::now() - last < m_opts.spin) {
+    // Every locus worker busy (poll_set::workers_busy; poller.hpp says why): no spin, and
+    // while requests are pending one sleep until a worker turns idle and wakes us.
+    const bool lazy = m_opts.progress == progress_mode::shared && !stopping &&
+                      poll_set::instance().workers_busy();
+    if (m_opts.progress == progress_mode::dedicated ||
+        (!lazy && clock::now() - last < m_opts.spin)) {
       std::this_thread::yield();
       continue;
     }
     const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
                                           [](op* o) { return !o->background && !o->zombie; });
     auto d = std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll);
-    if (user_pending || stopping) {
+    if (user_pending && lazy) {
+      // Until a worker turns idle (it wakes us), or max_sleep: the step a pending message's
+      // progress (a rendezvous's next step) may wait. Measured: 10 ms steps used less CPU
+      // but made the distributed Cholesky slower (docs/benchmarks-mpi.md).
+      d = m_opts.max_sleep;
+    } else if (user_pending || stopping) {
       d = backoff;
       backoff = std::min(backoff * 2, m_opts.max_sleep);
     }
@@ -383,7 +402,7 @@ void engine::loop() {
       d = std::min(d, std::max(std::chrono::microseconds(1),
                                std::chrono::duration_cast<std::chrono::microseconds>(
                                    m_next_deadline - clock::now())));
-    sleep(d);
+    sleep(d, lazy && user_pending);
   }
 }
 

@@ -88,6 +88,8 @@ class engine {
 
   /// Hands `o` to the worker (any thread). The engine owns it from here.
   void submit(op* o);
+  /// Wakes the worker if it sleeps (any thread).
+  void wake();
 
   [[nodiscard]] int rank() const noexcept { return m_rank; }
   [[nodiscard]] int size() const noexcept { return m_size; }
@@ -136,7 +138,9 @@ class engine {
   void loop();
   bool drain_inbox();
   bool poll();
-  void sleep(std::chrono::microseconds d);
+  /// Sleeps up to `d` unless an op arrived. `lazy`: only while every locus worker is busy
+  /// (poll_set::arm_wake_on_idle), and woken by the first that turns idle.
+  void sleep(std::chrono::microseconds d, bool lazy);
   /// Takes the direct requests whose deadline for the workers' polls passed (poller.hpp) into
   /// m_active, and notes the earliest deadline left in m_next_deadline.
   void adopt_from_workers();

@@ -19,7 +19,17 @@ class idle_poller final : public ext::observer {
   bool before_idle(ext::worker_ref& /*w*/) noexcept override {
     return poll_set::instance().idle_poll();
   }
+  void on_idle(ext::worker_ref& /*w*/, ext::idle_event e) noexcept override {
+    if (e == ext::idle_event::looking)
+      poll_set::instance().note_idle(true);
+    else if (e == ext::idle_event::found || e == ext::idle_event::stopping)
+      poll_set::instance().note_idle(false);
+  }
 };
+
+/// This thread (a worker) is counted in poll_set::m_idle. Per thread, so that a spell that
+/// began before the observer was installed (its `looking` unseen) is not uncounted at its end.
+thread_local bool t_counted_idle = false;
 
 constexpr char k_observer_key = 0;  // its address is the observer's key
 
@@ -67,10 +77,30 @@ bool poll_set::add(op* o, void* core) {
     m_deadline.push_back(clock::now() + poll);
     m_size.store(m_ops.size(), std::memory_order_relaxed);
   }
+  watch(core);
+  return true;
+}
+
+void poll_set::watch(void* core) {
   ext::core_ref c = ext::core_ref::from_raw(core);
   if (c.find(&k_observer_key) == nullptr)
     (void)c.install_once(&k_observer_key, [] { return std::make_shared<idle_poller>(); });
-  return true;
+  m_watched.store(true, std::memory_order_relaxed);
+}
+
+void poll_set::note_idle(bool idle) noexcept {
+  if (idle == t_counted_idle) return;
+  t_counted_idle = idle;
+  if (!idle) {
+    m_idle.fetch_sub(1, std::memory_order_seq_cst);
+    return;
+  }
+  m_idle.fetch_add(1, std::memory_order_seq_cst);  // then read the request (arm_wake_on_idle)
+  if (m_wake_on_idle.load(std::memory_order_seq_cst) &&
+      m_wake_on_idle.exchange(false, std::memory_order_acq_rel)) {
+    std::lock_guard lk(m_mx);  // the engine stays while the set is open (close() takes m_mx)
+    if (m_e != nullptr) m_e->wake();
+  }
 }
 
 bool poll_set::idle_poll() noexcept {

@@ -24,6 +24,14 @@
 // too, so the engine's close() (which takes `mx`) cannot end MPI while a worker is inside. A
 // worker only try_locks: one poller at a time suffices, and the others look for work.
 //
+// Busy workers (docs/design/0014-mpi.md, "The communication worker is lazy while every worker
+// computes"): the same observer counts the watched runtimes' idle workers (from on_idle
+// `looking` to `found` / `stopping`). While none is idle, the communication worker neither
+// spins nor restarts its back-off at 2 µs: a completion could only make a task runnable that
+// no worker would run before its current one ends, and on a rank whose workers have all the
+// cores its polls and wake-ups are taken from them. It sleeps max_sleep steps instead, and the
+// first worker that turns idle wakes it (wake_on_idle below).
+//
 // One set per process (there is at most one context): the observer installed on a runtime
 // refers to the set, not to an engine, so a runtime that outlives its context keeps a valid
 // (closed, empty) set to look at.
@@ -56,8 +64,29 @@ class poll_set {
 
   /// A task on a worker of runtime `core` (its ext::core_ref as a raw pointer) started `o`,
   /// still pending. False if the set is closed or a fault is known: the caller hands it to the
-  /// communication worker as before. Installs the polling observer on that runtime once.
+  /// communication worker as before. Watches that runtime.
   bool add(op* o, void* core);
+
+  /// Installs the observer (idle polls, idle counts) on runtime `core` once. Any thread.
+  void watch(void* core);
+  /// A worker's idle spell began (true) or ended (false): counts it, and wakes a lazily
+  /// sleeping communication worker at the first idle worker. On the worker's thread.
+  void note_idle(bool idle) noexcept;
+  /// Every worker of the watched runtimes is busy (false until a runtime is watched).
+  [[nodiscard]] bool workers_busy() const noexcept {
+    return m_watched.load(std::memory_order_relaxed) && m_idle.load(std::memory_order_seq_cst) == 0;
+  }
+  /// The communication worker, under its sleep mutex, before a lazy sleep: asks to be woken by
+  /// the next worker that turns idle; false if one is idle already (then it must not sleep
+  /// lazily). Dekker's pattern with note_idle: this stores the request then reads the count
+  /// (seq_cst), a worker raises the count then reads the request (seq_cst): one sees the other.
+  bool arm_wake_on_idle() noexcept {
+    m_wake_on_idle.store(true, std::memory_order_seq_cst);
+    if (m_idle.load(std::memory_order_seq_cst) == 0) return true;
+    m_wake_on_idle.store(false, std::memory_order_relaxed);
+    return false;
+  }
+  void disarm_wake_on_idle() noexcept { m_wake_on_idle.store(false, std::memory_order_relaxed); }
 
   /// An idle worker's poll (before_idle): tests the set once if no other worker is testing it,
   /// completes what finished, hands over what passed its deadline. True while the worker should
@@ -101,6 +130,9 @@ class poll_set {
   /// try_lock.
   std::atomic<std::size_t> m_size{0};
   std::atomic<std::int64_t> m_poll_ns{0};
+  std::atomic<bool> m_watched{false};
+  std::atomic<int> m_idle{0};  ///< idle workers of the watched runtimes
+  std::atomic<bool> m_wake_on_idle{false};
 };
 
 }  // namespace locus::mpi::detail

@@ -124,6 +124,7 @@ class context {
   /// rank) and the exception is rethrown. If another rank failed meanwhile, throws its error.
   template <class T>
   T run(locus::runtime& rt, locus::task<T> t) {
+    watch(rt);
     try {
       if constexpr (std::is_void_v<T>) {
         rt.run(std::move(t));
@@ -152,6 +153,11 @@ class context {
   void call(const std::function<void()>& fn);
 
   [[nodiscard]] comm_stats stats() const noexcept;
+  /// Counts `rt`'s idle workers from now on (once per runtime; run() and dist_graph do it):
+  /// while every worker of the runtimes watched is busy, the communication worker of
+  /// progress_mode::shared does not spin and sleeps max_sleep steps, woken by the first worker
+  /// that turns idle (docs/design/0014-mpi.md).
+  void watch(locus::runtime& rt);
   /// Changes options::worker_poll for requests started from now on (tests, benchmarks).
   void set_worker_poll(std::chrono::microseconds d) noexcept;
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
