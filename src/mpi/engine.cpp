@@ -321,6 +321,7 @@ void engine::sleep(std::chrono::microseconds d, bool lazy) {
       !m_stop.load(std::memory_order_seq_cst) &&
       (!lazy || poll_set::instance().arm_wake_on_idle())) {
     m_sleeps.fetch_add(1, std::memory_order_relaxed);
+    if (lazy) m_lazy_sleeps.fetch_add(1, std::memory_order_relaxed);
     m_sleep_cv.wait_for(lk, d);
     if (lazy) poll_set::instance().disarm_wake_on_idle();
   }
@@ -478,6 +479,8 @@ comm_stats engine::stats() const noexcept {
   s.worker_polls = ps.polls.load(std::memory_order_relaxed);
   s.worker_completed = ps.completed.load(std::memory_order_relaxed);
   s.handed_over = ps.handed.load(std::memory_order_relaxed);
+  s.lazy_sleeps = m_lazy_sleeps.load(std::memory_order_relaxed);
+  s.idle_wakeups = ps.idle_wakeups.load(std::memory_order_relaxed);
   return s;
 }
 

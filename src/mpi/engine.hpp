@@ -180,7 +180,8 @@ class engine {
   int m_next_hook = 0;
 
   std::atomic<bool> m_stop{false};  ///< ~engine asked the worker to leave
-  std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0};
+  std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0},
+      m_lazy_sleeps{0};
 
   // Start-up handshake: the worker initialises MPI, then reports here.
   std::mutex m_init_mx;

@@ -99,7 +99,10 @@ void poll_set::note_idle(bool idle) noexcept {
   if (m_wake_on_idle.load(std::memory_order_seq_cst) &&
       m_wake_on_idle.exchange(false, std::memory_order_acq_rel)) {
     std::lock_guard lk(m_mx);  // the engine stays while the set is open (close() takes m_mx)
-    if (m_e != nullptr) m_e->wake();
+    if (m_e != nullptr) {
+      idle_wakeups.fetch_add(1, std::memory_order_relaxed);
+      m_e->wake();
+    }
   }
 }
 

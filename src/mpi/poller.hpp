@@ -110,9 +110,10 @@ class poll_set {
   }
 
   // Counters (relaxed: statistics).
-  std::atomic<std::uint64_t> polls{0};      ///< MPI_Testsome calls by workers
-  std::atomic<std::uint64_t> completed{0};  ///< requests completed by workers' polls
-  std::atomic<std::uint64_t> handed{0};     ///< requests handed to the communication worker
+  std::atomic<std::uint64_t> polls{0};         ///< MPI_Testsome calls by workers
+  std::atomic<std::uint64_t> completed{0};     ///< requests completed by workers' polls
+  std::atomic<std::uint64_t> handed{0};        ///< requests handed to the communication worker
+  std::atomic<std::uint64_t> idle_wakeups{0};  ///< lazy sleeps ended by note_idle
 
  private:
   /// Removes entry i (order does not matter: each op has its own deadline). Under mx.

@@ -142,4 +142,75 @@ TEST(MpiPoll, ZeroWorkerPollHandsPendingRequestsToTheCommunicationWorker) {
   EXPECT_EQ(after.started - before.started, ctx().direct() ? 1u : 2u);  // the receive (+ send)
 }
 
+// Busy workers (context::watch): while every worker of the watched runtimes computes, the
+// communication worker sleeps lazily (max_sleep steps, no spin) with a request pending, and the
+// first worker that turns idle wakes it. The test runtime's own workers are kept busy too, as
+// they are watched.
+locus::task<void> spin_until(const std::atomic<bool>& stop) {
+  while (!stop.load())
+    std::this_thread::yield();
+  co_return;
+}
+locus::task<void> occupy(unsigned n, const std::atomic<bool>& stop) {
+  for (unsigned i = 0; i < n; ++i)
+    co_await locus::spawn(spin_until(stop));
+  co_await locus::sync();
+}
+locus::task<long> compute_then_receive(int rank, long& in, int tag) {
+  auto r = mpi::irecv(std::span(&in, 1), rank, tag);  // pending: nothing sent yet
+  const auto end = std::chrono::steady_clock::now() + 30ms;
+  while (std::chrono::steady_clock::now() < end)
+    std::this_thread::yield();
+  co_await r;  // this worker turns idle here
+  co_return in;
+}
+
+TEST(MpiPoll, WhileEveryWorkerComputesTheCommunicationWorkerSleepsUntilOneTurnsIdle) {
+  const worker_poll_guard g(0us);  // the pending receive goes to the communication worker
+  std::atomic<bool> stop{false};
+  std::thread others(
+      [&] { locus_mpi_test::run(occupy(locus_mpi_test::rt().num_workers(), stop)); });
+  auto rt = one_worker();
+  const int rank = ctx().rank();
+  const auto before = ctx().stats();
+  // The worker may turn idle while the communication worker is between two sleeps (then it
+  // polls at once anyway, and nothing is woken): a few attempts make that chance negligible.
+  bool woke = false;
+  for (int attempt = 0; attempt < 5 && !woke; ++attempt) {
+    long in = 0, out = 100 + attempt;
+    const auto w0 = ctx().stats().idle_wakeups;
+    std::thread late([&] {
+      const auto give_up = std::chrono::steady_clock::now() + 2s;
+      while (ctx().stats().idle_wakeups == w0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
+      mpi::isend(std::span(&out, 1), rank, 40 + attempt).wait();
+    });
+    EXPECT_EQ(ctx().run(rt, compute_then_receive(rank, in, 40 + attempt)), 100 + attempt);
+    late.join();
+    woke = ctx().stats().idle_wakeups > w0;
+  }
+  stop = true;
+  others.join();
+  const auto after = ctx().stats();
+  EXPECT_GT(after.lazy_sleeps - before.lazy_sleeps, 0u);
+  EXPECT_TRUE(woke);
+}
+
+// With a worker idle (the test runtime's, asleep), a pending request makes the communication
+// worker back off as usual: no lazy sleep.
+TEST(MpiPoll, AnIdleWorkerKeepsTheCommunicationWorkerFromSleepingLazily) {
+  locus_mpi_test::run([]() -> locus::task<void> { co_return; }());  // watched, then idle
+  const int rank = ctx().rank();
+  int in = 0, out = 3;
+  auto r = mpi::irecv(std::span(&in, 1), rank, 78);  // off the workers: the communication worker's
+  const auto before = ctx().stats();
+  std::this_thread::sleep_for(50ms);
+  const auto after = ctx().stats();
+  mpi::isend(std::span(&out, 1), rank, 78).wait();
+  r.wait();
+  EXPECT_EQ(in, 3);
+  EXPECT_GT(after.sleeps - before.sleeps, 0u);
+  EXPECT_EQ(after.lazy_sleeps - before.lazy_sleeps, 0u);
+}
+
 }  // namespace

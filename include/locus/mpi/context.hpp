@@ -92,8 +92,13 @@ struct comm_stats {
   // Direct start, options::worker_poll: pending requests polled by idle locus workers.
   std::uint64_t worker_polls = 0;      ///< MPI_Testsome calls made by idle workers
   std::uint64_t worker_completed = 0;  ///< requests completed by them
-  std::uint64_t handed_over =
-      0;  ///< requests still pending at their deadline (or a fault, the end)
+  /// Requests still pending at their deadline (or at a fault, or the end): handed to the
+  /// communication worker.
+  std::uint64_t handed_over = 0;
+  // Busy workers (context::watch): sleeps taken while every watched worker was busy, and
+  // wake-ups of such a sleep by a worker that turned idle.
+  std::uint64_t lazy_sleeps = 0;
+  std::uint64_t idle_wakeups = 0;
 };
 
 class context {
