@@ -200,7 +200,12 @@ TEST(MpiPoll, WhileEveryWorkerComputesTheCommunicationWorkerSleepsUntilOneTurnsI
 // With a worker idle (the test runtime's, asleep), a pending request makes the communication
 // worker back off as usual: no lazy sleep.
 TEST(MpiPoll, AnIdleWorkerKeepsTheCommunicationWorkerFromSleepingLazily) {
-  locus_mpi_test::run([]() -> locus::task<void> { co_return; }());  // watched, then idle
+  locus_mpi_test::run([]() -> locus::task<void> { co_return; }());  // watched
+  // Its workers turn idle after run() returned, on their own time: wait until they sleep.
+  const auto give_up = std::chrono::steady_clock::now() + 10s;
+  while (locus_mpi_test::rt().sleeping_workers() < locus_mpi_test::rt().num_workers() &&
+         std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(1ms);
   const int rank = ctx().rank();
   int in = 0, out = 3;
   auto r = mpi::irecv(std::span(&in, 1), rank, 78);  // off the workers: the communication worker's
