@@ -79,16 +79,17 @@ TEST(MpiPoll, AWorkerPollsUntilTheDeadlineThenHandsTheRequestOverAndSleeps) {
   const int rank = ctx().rank();
   long in = 0, out = 9;
   std::atomic<bool> saw_asleep{false};
+  const auto before = ctx().stats();
   std::thread late([&] {
     const auto give_up = std::chrono::steady_clock::now() + 10s;
     while (std::chrono::steady_clock::now() < give_up && !saw_asleep.load()) {
       std::this_thread::sleep_for(1ms);
       // Asleep while the run is in progress, i.e. while the receive is pending.
-      if (rt.sleeping_workers() == 1 && ctx().stats().handed_over > 0) saw_asleep = true;
+      if (rt.sleeping_workers() == 1 && ctx().stats().handed_over > before.handed_over)
+        saw_asleep = true;
     }
     mpi::isend(std::span(&out, 1), rank, 22).wait();  // off the workers: blocks this thread
   });
-  const auto before = ctx().stats();
   EXPECT_EQ(ctx().run(rt, receive(rank, in, 22)), 9);
   late.join();
   const auto after = ctx().stats();
