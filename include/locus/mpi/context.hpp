@@ -18,8 +18,10 @@
 // Direct start: with options::direct (the default) the context asks MPI for
 // MPI_THREAD_MULTIPLE; when it gets it (or the program's MPI has it), a task's send and recv
 // call MPI_Isend / MPI_Irecv and one MPI_Test on the task's own thread: an operation done at
-// once (an eager send, a message already there) completes without the communication worker,
-// and only one still pending is handed to it to progress. Collectives and every operation of an
+// once (an eager send, a message already there) completes without the communication worker.
+// One still pending is polled by the runtime's idle workers (a worker with nothing to run tests
+// it and resumes the task itself) for at most options::worker_poll, then handed to the
+// communication worker to progress. Collectives and every operation of an
 // MPI without MULTIPLE are funneled as below. Two sends of one task keep MPI's order either way
 // (all of one rank's point-to-point starts take the same path).
 //
@@ -27,9 +29,11 @@
 // progress_mode::shared (the default, for ranks that use every core for workers) it polls for
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
-// burns no CPU. progress_mode::dedicated polls without sleeping (yielding between polls): the
-// lowest latency when it has a core of its own (config::workers = cores per rank - 1), a core
-// spent even when idle.
+// burns no CPU. While every worker of the watched runtimes (watch(), run()) computes it does not
+// spin and sleeps max_sleep steps, woken by the first worker that turns idle.
+// progress_mode::dedicated polls without sleeping (yielding between polls): the lowest latency
+// when it has a core of its own (config::workers = cores per rank - 1), a core spent even when
+// idle.
 //
 // Faults: an exception that leaves run() on one rank is sent to every rank; there, operations
 // in flight and every later one fail with locus::mpi::error("locus::mpi: rank R failed: ..."),
