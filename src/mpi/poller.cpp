@@ -20,16 +20,19 @@ class idle_poller final : public ext::observer {
     return poll_set::instance().idle_poll();
   }
   void on_idle(ext::worker_ref& /*w*/, ext::idle_event e) noexcept override {
+    using st = poll_set::worker_state;
     if (e == ext::idle_event::looking)
-      poll_set::instance().note_idle(true);
-    else if (e == ext::idle_event::found || e == ext::idle_event::stopping)
-      poll_set::instance().note_idle(false);
+      poll_set::instance().note_state(st::idle);
+    else if (e == ext::idle_event::found)
+      poll_set::instance().note_state(st::busy);
+    else if (e == ext::idle_event::stopping)
+      poll_set::instance().note_state(st::unknown);
   }
 };
 
-/// This thread (a worker) is counted in poll_set::m_idle. Per thread, so that a spell that
-/// began before the observer was installed (its `looking` unseen) is not uncounted at its end.
-thread_local bool t_counted_idle = false;
+/// How this thread (a worker) is counted in poll_set's m_idle / m_busy. Per thread, so that a
+/// state entered before the observer was installed (its event unseen) is not uncounted.
+thread_local poll_set::worker_state t_state = poll_set::worker_state::unknown;
 
 constexpr char k_observer_key = 0;  // its address is the observer's key
 
@@ -85,16 +88,15 @@ void poll_set::watch(void* core) {
   ext::core_ref c = ext::core_ref::from_raw(core);
   if (c.find(&k_observer_key) == nullptr)
     (void)c.install_once(&k_observer_key, [] { return std::make_shared<idle_poller>(); });
-  m_watched.store(true, std::memory_order_relaxed);
 }
 
-void poll_set::note_idle(bool idle) noexcept {
-  if (idle == t_counted_idle) return;
-  t_counted_idle = idle;
-  if (!idle) {
-    m_idle.fetch_sub(1, std::memory_order_seq_cst);
-    return;
-  }
+void poll_set::note_state(worker_state s) noexcept {
+  if (s == t_state) return;
+  if (t_state == worker_state::busy) m_busy.fetch_sub(1, std::memory_order_relaxed);
+  if (t_state == worker_state::idle) m_idle.fetch_sub(1, std::memory_order_seq_cst);
+  t_state = s;
+  if (s == worker_state::busy) m_busy.fetch_add(1, std::memory_order_relaxed);
+  if (s != worker_state::idle) return;
   m_idle.fetch_add(1, std::memory_order_seq_cst);  // then read the request (arm_wake_on_idle)
   if (m_wake_on_idle.load(std::memory_order_seq_cst) &&
       m_wake_on_idle.exchange(false, std::memory_order_acq_rel)) {

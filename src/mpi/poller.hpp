@@ -69,16 +69,22 @@ class poll_set {
 
   /// Installs the observer (idle polls, idle counts) on runtime `core` once. Any thread.
   void watch(void* core);
-  /// A worker's idle spell began (true) or ended (false): counts it, and wakes a lazily
-  /// sleeping communication worker at the first idle worker. On the worker's thread.
-  void note_idle(bool idle) noexcept;
-  /// Every worker of the watched runtimes is busy (false until a runtime is watched).
+  /// What a watched worker does, from its observer's idle events: `looking` -> idle, `found`
+  /// -> busy, `stopping` -> neither (its runtime ends). Counts it, and the first idle worker
+  /// wakes a lazily sleeping communication worker. On the worker's thread.
+  enum class worker_state : std::uint8_t { unknown, idle, busy };
+  void note_state(worker_state s) noexcept;
+  /// Some watched worker is busy and none is idle. A worker is counted from its first event
+  /// after the observer was installed, and no longer once its runtime stops: with no watched
+  /// runtime alive (or none seen working) this is false, and the communication worker keeps
+  /// its ordinary back-off.
   [[nodiscard]] bool workers_busy() const noexcept {
-    return m_watched.load(std::memory_order_relaxed) && m_idle.load(std::memory_order_seq_cst) == 0;
+    return m_busy.load(std::memory_order_relaxed) > 0 &&
+           m_idle.load(std::memory_order_seq_cst) == 0;
   }
   /// The communication worker, under its sleep mutex, before a lazy sleep: asks to be woken by
   /// the next worker that turns idle; false if one is idle already (then it must not sleep
-  /// lazily). Dekker's pattern with note_idle: this stores the request then reads the count
+  /// lazily). Dekker's pattern with note_state: this stores the request then reads the count
   /// (seq_cst), a worker raises the count then reads the request (seq_cst): one sees the other.
   bool arm_wake_on_idle() noexcept {
     m_wake_on_idle.store(true, std::memory_order_seq_cst);
@@ -113,7 +119,7 @@ class poll_set {
   std::atomic<std::uint64_t> polls{0};         ///< MPI_Testsome calls by workers
   std::atomic<std::uint64_t> completed{0};     ///< requests completed by workers' polls
   std::atomic<std::uint64_t> handed{0};        ///< requests handed to the communication worker
-  std::atomic<std::uint64_t> idle_wakeups{0};  ///< lazy sleeps ended by note_idle
+  std::atomic<std::uint64_t> idle_wakeups{0};  ///< lazy sleeps ended by note_state
 
  private:
   /// Removes entry i (order does not matter: each op has its own deadline). Under mx.
@@ -131,8 +137,8 @@ class poll_set {
   /// try_lock.
   std::atomic<std::size_t> m_size{0};
   std::atomic<std::int64_t> m_poll_ns{0};
-  std::atomic<bool> m_watched{false};
   std::atomic<int> m_idle{0};  ///< idle workers of the watched runtimes
+  std::atomic<int> m_busy{0};  ///< busy workers of the watched runtimes
   std::atomic<bool> m_wake_on_idle{false};
 };
 
