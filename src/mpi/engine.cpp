@@ -5,7 +5,7 @@
 #include "poller.hpp"
 
 #include <pthread.h>
-#include <time.h>
+#include <ctime>
 
 #include <algorithm>
 #include <cstdio>

@@ -3,6 +3,7 @@
 #include "poller.hpp"
 
 #include <memory>
+#include <new>
 
 #include "engine.hpp"
 #include "locus/ext/core.hpp"
@@ -39,8 +40,10 @@ constexpr char k_observer_key = 0;  // its address is the observer's key
 }  // namespace
 
 poll_set& poll_set::instance() noexcept {
-  // Never destroyed: observers of runtimes that outlive everything may still look at it.
-  static poll_set* s = new poll_set;
+  // Never destroyed (built in static storage, no destructor run at exit): observers of
+  // runtimes that outlive everything may still look at it.
+  alignas(poll_set) static unsigned char storage[sizeof(poll_set)];
+  static poll_set* s = ::new (static_cast<void*>(storage)) poll_set;
   return *s;
 }
 
