@@ -237,8 +237,14 @@ detail::finish_scope& detached_scope() noexcept {
 namespace locus::detail {
 
 void post_to_place(runtime_state& rt, std::uint32_t p, std::uintptr_t item) {
+  // Counted while in progress (runtime_state::posting): the increment comes before the push
+  // that lets a worker take the item, so whatever the item leads to, a run's end and ~runtime
+  // included, happens after it (relaxed is enough: ~runtime reaches it through that chain);
+  // the release decrement publishes the pool's wake-up, done with the runtime, to ~runtime.
+  rt.posting.fetch_add(1, std::memory_order_relaxed);
   // The place's pool wakes a sleeper of its domain (idle_domain::watch at construction).
   (void)rt.places[p]->mail.push(ext::work_item{item, ext::work_item::k_from_mailbox});
+  rt.posting.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace locus::detail

@@ -179,6 +179,10 @@ runtime::~runtime() {
     d->wake_all_for_stop();
   for (auto& t : rt.threads)
     t.join();
+  // A thread outside the workers may still be inside a post whose item ended the last run
+  // (runtime_state::posting): it is about to leave the pool's wake-up; wait for it.
+  while (rt.posting.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
   rt.alive->store(false, std::memory_order_release);
 }
 

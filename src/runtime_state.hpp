@@ -92,6 +92,12 @@ struct runtime_state {
   /// the runtime (a dataflow graph's state, src/dataflow/graph_state.hpp), which reads it
   /// (acquire) before it would reach the runtime from outside its workers.
   std::shared_ptr<std::atomic<bool>> alive = std::make_shared<std::atomic<bool>>(true);
+  /// Posts to a place's pool in progress (detail::post_to_place). A post from outside the
+  /// workers (an event satisfied by another thread) may make runnable the task that ends a run:
+  /// a worker can take the item and the owner destroy the runtime while the poster still wakes
+  /// a sleeper in the place's idle domain. ~runtime waits for this to reach zero (acquire; the
+  /// post's decrement is a release) after joining the workers.
+  std::atomic<unsigned> posting{0};
   std::vector<std::thread> threads;
 
   // The per-frame strategy slot's owner (ext::core_ref::claim_frame_slot), under slot_mutex.

@@ -162,11 +162,13 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
     for (const std::string& name : runtimes) {
       chol::dist_tiles tiles(d, g, ctx.rank());
       std::vector<double> t;
+      const auto comm0 = ctx.stats();
       for (int r = 0; r < p.reps; ++r) {
         tiles.load(a);
         openblas_set_num_threads(1);  // the tile kernels are single-threaded; ranks x workers
         t.push_back(chol::run_one(name, ctx, rt, tiles));
       }
+      const auto comm1 = ctx.stats();
       // The last repetition's factor, checked on rank 0 (untimed).
       std::optional<ck::tiled_matrix> l;
       if (ctx.rank() == 0) l.emplace(d);
@@ -195,7 +197,12 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
                            {"gflops", n * n * n / 3.0 / s.median * 1e-9},
                            {"residual", residual},
                            {"max_rel_diff_serial", diff},
-                           {"verified", verified}});
+                           {"verified", verified},
+                           // Rank 0's communication worker, per factorisation: CPU time and
+                           // sleeps (locus; the peers make few calls through it).
+                           {"comm_cpu_s", double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps},
+                           {"comm_sleeps", double(comm1.sleeps - comm0.sleeps) / p.reps},
+                           {"comm_polls", double(comm1.polls - comm0.polls) / p.reps}});
     }
   }
   return out;

@@ -1,7 +1,8 @@
 // locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
 //   mpirun -np 2 locus-mpi-bench pingpong|heat|cholesky|all [--reps N] [--iters N] [--size RxC]
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
-//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--funneled] [--json FILE]
+//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--worker-poll-us N]
+//          [--funneled] [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
 #include <mpi.h>
@@ -58,6 +59,10 @@ int main(int argc, char** argv) {
   bool funneled = false;
   app.add_flag("--funneled", funneled,
                "every MPI operation through the communication worker (options::direct off)");
+  long worker_poll_us = -1;
+  app.add_option("--worker-poll-us", worker_poll_us,
+                 "direct start: µs idle workers poll a pending request before the communication "
+                 "worker takes it (0: at once; default: the module's)");
   long spin_us = -1;
   app.add_option("--spin-us", spin_us,
                  "shared progress: µs of polling after activity (default: the module's)");
@@ -71,6 +76,7 @@ int main(int argc, char** argv) {
   o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
                                        : locus::mpi::progress_mode::shared;
   if (spin_us >= 0) o.spin = std::chrono::microseconds(spin_us);
+  if (worker_poll_us >= 0) o.worker_poll = std::chrono::microseconds(worker_poll_us);
   o.direct = !funneled;
   // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
   // asked for here only when that peer runs (the context adopts this MPI; the others run on

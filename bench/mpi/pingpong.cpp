@@ -92,6 +92,7 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           {"workers", raw ? 0u : rt.num_workers()},
           {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared" : "dedicated"},
           {"direct", ctx.direct()},
+          {"worker_poll_us", ctx.opts().worker_poll.count()},
           {"iters", iters},
           {"reps", p.reps},
           {"median_s", s.median},
@@ -104,7 +105,12 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           // communication worker went to sleep, and MPI_Testsome calls.
           {"worker_sleeps_per_trip", double(rt.stats().total().sleeps) / trips},
           {"comm_sleeps_per_trip", double(comm1.sleeps - comm0.sleeps) / trips},
-          {"comm_polls_per_trip", double(comm1.polls - comm0.polls) / trips}};
+          {"comm_polls_per_trip", double(comm1.polls - comm0.polls) / trips},
+          // Pending direct requests completed by the idle worker's polls, and handed to the
+          // communication worker at their deadline (options::worker_poll), per round trip.
+          {"worker_completed_per_trip",
+           double(comm1.worker_completed - comm0.worker_completed) / trips},
+          {"handed_over_per_trip", double(comm1.handed_over - comm0.handed_over) / trips}};
       out.push_back(r);
     }
   }

@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "engine.hpp"
+#include "locus/ext/core.hpp"
 #include "locus/runtime.hpp"
+#include "poller.hpp"
 
 namespace locus::mpi {
 
@@ -108,6 +110,14 @@ bool context::faulted() const noexcept {
 }
 comm_stats context::stats() const noexcept {
   return m_e->stats();
+}
+
+void context::watch(locus::runtime& rt) {
+  detail::poll_set::instance().watch(ext::core_ref::of(rt).raw());
+}
+
+void context::set_worker_poll(std::chrono::microseconds d) noexcept {
+  detail::poll_set::instance().set_worker_poll(d);
 }
 
 void context::fail(const std::string& what) {

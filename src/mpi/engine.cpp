@@ -1,6 +1,8 @@
-// src/mpi/engine.cpp — the communication worker's thread: start-up, the progress loop, faults
-// and the way out. See engine.hpp for the protocol.
+// src/mpi/engine.cpp — the communication worker's thread: start-up and the progress loop, faults
+// raised (engine_exit.cpp: hooks, counters and the way out). See engine.hpp for the protocol.
 #include "engine.hpp"
+
+#include "poller.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -182,6 +184,16 @@ void engine::init_mpi(int* argc, char*** argv) {
     m_active.push_back(r);
     m_reqs.push_back(r->req);
   }
+  // Idle workers poll the pending direct requests (poller.hpp) when direct start is on (add()
+  // is called only then); the set also carries the workers' idle count, used in both modes.
+  poll_set::instance().open(*this, m_opts.worker_poll);
+}
+
+void engine::adopt_from_workers() {
+  m_taken.clear();
+  m_next_deadline = poll_set::instance().take_expired(m_taken, false);
+  for (op* o : m_taken)
+    activate(o);
 }
 
 void engine::submit(op* o) {
@@ -196,6 +208,11 @@ void engine::submit(op* o) {
     std::lock_guard lk(m_sleep_mx);
     m_sleep_cv.notify_one();
   }
+}
+
+void engine::wake() {
+  std::lock_guard lk(m_sleep_mx);
+  m_sleep_cv.notify_one();
 }
 
 void engine::activate(op* o) {
@@ -291,13 +308,19 @@ bool engine::poll() {
 // leaves no interleaving where both miss: either the worker sees the op and does not sleep, or
 // the submitter sees m_sleeping and notifies under the mutex, which the worker holds from its
 // check until wait_for releases it, so the notification cannot fall between the two.
-void engine::sleep(std::chrono::microseconds d) {
+// A lazy sleep also asks the first worker that turns idle for a wake-up (poll_set::
+// arm_wake_on_idle, under the mutex: its notify, made under the same mutex, cannot fall
+// between the check and the wait either); if a worker is idle already it does not sleep.
+void engine::sleep(std::chrono::microseconds d, bool lazy) {
   std::unique_lock lk(m_sleep_mx);
   m_sleeping.store(true, std::memory_order_seq_cst);
   if (m_inbox.load(std::memory_order_seq_cst) == nullptr &&
-      !m_stop.load(std::memory_order_seq_cst)) {
+      !m_stop.load(std::memory_order_seq_cst) &&
+      (!lazy || poll_set::instance().arm_wake_on_idle())) {
     m_sleeps.fetch_add(1, std::memory_order_relaxed);
+    if (lazy) m_lazy_sleeps.fetch_add(1, std::memory_order_relaxed);
     m_sleep_cv.wait_for(lk, d);
+    if (lazy) poll_set::instance().disarm_wake_on_idle();
   }
   m_sleeping.store(false, std::memory_order_relaxed);
 }
@@ -308,6 +331,12 @@ void engine::loop() {
   auto backoff = std::chrono::microseconds(2);
   for (;;) {
     bool activity = drain_inbox();
+    // Direct requests the workers left pending past their deadline (poller.hpp): before the
+    // poll, which then tests them with the rest.
+    if (m_direct) {
+      adopt_from_workers();
+      activity = activity || !m_taken.empty();
+    }
     activity = poll() || activity;
     const bool stopping = m_stop.load(std::memory_order_acquire);
     // After a fault a rank still running its program ends the job at the deadline; one that
@@ -319,6 +348,12 @@ void engine::loop() {
     if (stopping) {
       if (!m_bye_sent) {
         m_bye_sent = true;
+        // No task runs any more: the workers poll nothing from here; what they left pending
+        // is this worker's (and failed at the end if nobody matches it).
+        std::vector<op*> left;
+        poll_set::instance().close(left);
+        for (op* o : left)
+          activate(o);
         for (int r = 0; r < m_size; ++r)
           if (r != m_rank)
             submit(new notice_send(
@@ -338,18 +373,34 @@ void engine::loop() {
     }
     // Polling, the worker yields between polls: on a machine with more threads than cores a
     // poller that never yields starves the workers whose tasks it would resume.
-    if (m_opts.progress == progress_mode::dedicated || clock::now() - last < m_opts.spin) {
+    // Every locus worker busy (poll_set::workers_busy; poller.hpp says why): no spin, and
+    // while requests are pending one sleep until a worker turns idle and wakes us.
+    const bool lazy = m_opts.progress == progress_mode::shared && !stopping &&
+                      poll_set::instance().workers_busy();
+    if (m_opts.progress == progress_mode::dedicated ||
+        (!lazy && clock::now() - last < m_opts.spin)) {
       std::this_thread::yield();
       continue;
     }
     const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
                                           [](op* o) { return !o->background && !o->zombie; });
-    if (user_pending || stopping) {
-      sleep(backoff);
+    auto d = std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll);
+    if (user_pending && lazy) {
+      // Until a worker turns idle (it wakes us), or max_sleep: the step a pending message's
+      // progress (a rendezvous's next step) may wait. Measured: 10 ms steps used less CPU
+      // but made the distributed Cholesky slower (docs/benchmarks-mpi.md).
+      d = m_opts.max_sleep;
+    } else if (user_pending || stopping) {
+      d = backoff;
       backoff = std::min(backoff * 2, m_opts.max_sleep);
-    } else {
-      sleep(std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll));
     }
+    // A request the workers poll must be handed over by its deadline if no worker is idle to
+    // do it: wake up then (m_next_deadline: max() when the set is empty).
+    if (m_direct && m_next_deadline != clock::time_point::max())
+      d = std::min(d, std::max(std::chrono::microseconds(1),
+                               std::chrono::duration_cast<std::chrono::microseconds>(
+                                   m_next_deadline - clock::now())));
+    sleep(d, lazy && user_pending);
   }
 }
 
@@ -360,6 +411,14 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
   m_fault_origin = origin;
   m_fault_deadline = std::chrono::steady_clock::now() + m_opts.fault_timeout;
   m_faulted.store(true, std::memory_order_release);
+  // The requests idle workers poll fail like the others: take them all (poll_set::add sees
+  // m_faulted from here on and hands new ones to the inbox, which fails them).
+  if (m_direct) {
+    std::vector<op*> polled;
+    (void)poll_set::instance().take_expired(polled, true);
+    for (op* o : polled)
+      activate(o);
+  }
   if (broadcast)
     for (int r = 0; r < m_size; ++r)
       if (r != m_rank) submit(new notice_send(m_ctl, r, k_fault_tag, text));
@@ -377,68 +436,8 @@ void engine::raise_fault(const std::string& msg, int origin, bool broadcast) {
     fn(m_fault_msg, m_fault_origin);
 }
 
-void engine::note_bye(int from, std::uint64_t graphs_created) {
-  ++m_byes;
-  // A graph of this rank that waits for `from` (an import, a fence) and that `from` never
-  // created can never finish: an error now, not a hang (dist_graph.cpp).
-  graph_peer_left(*this, from, graphs_created);
-}
-
 void engine::fail_local(const std::string& what) {
   submit(new local_fault(what));
-}
-
-int engine::add_fault_hook(std::function<void(const std::string&, int)> fn) {
-  std::lock_guard lk(m_hooks_mx);
-  if (faulted()) fn(m_fault_msg, m_fault_origin);
-  m_hooks.emplace(m_next_hook, std::move(fn));
-  return m_next_hook++;
-}
-
-void engine::remove_fault_hook(int id) {
-  std::lock_guard lk(m_hooks_mx);
-  m_hooks.erase(id);
-}
-
-comm_stats engine::stats() const noexcept {
-  return {m_started.load(std::memory_order_relaxed), m_completed.load(std::memory_order_relaxed),
-          m_polls.load(std::memory_order_relaxed), m_sleeps.load(std::memory_order_relaxed)};
-}
-
-void engine::abort_job() noexcept {
-  std::fprintf(stderr, "locus::mpi: rank %d: ending the job (MPI_Abort) after a fault: %s\n",
-               m_rank, m_fault_msg.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::_Exit(1);
-}
-
-void engine::shutdown_mpi() noexcept {
-  // Every rank said goodbye: nothing more will arrive. Cancel what is still posted (the
-  // background receives; user receives nobody will match), wait for the cancellations, free
-  // the communicators and finalise.
-  for (op* o : m_active) {
-    if (!o->background && !o->zombie)
-      o->fail(*this,
-              "locus::mpi: rank " + std::to_string(m_rank) +
-                  ": the context ended while this operation was pending",
-              m_rank);
-    MPI_Request r = o->req;
-    if (o->collective && r != MPI_REQUEST_NULL) continue;  // see op::collective: left to MPI
-    if (o->background) {  // our own receives: cancelled for sure, so the wait returns
-      MPI_Cancel(&r);
-      MPI_Wait(&r, MPI_STATUS_IGNORE);
-    } else if (r != MPI_REQUEST_NULL) {
-      MPI_Cancel(&r);  // a receive; a send goes on or not, MPI_Request_free lets it go
-      MPI_Request_free(&r);
-    }
-    delete o;
-  }
-  m_active.clear();
-  m_reqs.clear();
-  for (MPI_Comm* c : {&m_user, &m_ctl, &m_graph_req, &m_graph_val})
-    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
-  if (m_owns_mpi) MPI_Finalize();
 }
 
 }  // namespace locus::mpi::detail

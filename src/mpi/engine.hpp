@@ -88,6 +88,8 @@ class engine {
 
   /// Hands `o` to the worker (any thread). The engine owns it from here.
   void submit(op* o);
+  /// Wakes the worker if it sleeps (any thread).
+  void wake();
 
   [[nodiscard]] int rank() const noexcept { return m_rank; }
   [[nodiscard]] int size() const noexcept { return m_size; }
@@ -136,7 +138,12 @@ class engine {
   void loop();
   bool drain_inbox();
   bool poll();
-  void sleep(std::chrono::microseconds d);
+  /// Sleeps up to `d` unless an op arrived. `lazy`: only while every locus worker is busy
+  /// (poll_set::arm_wake_on_idle), and woken by the first that turns idle.
+  void sleep(std::chrono::microseconds d, bool lazy);
+  /// Takes the direct requests whose deadline for the workers' polls passed (poller.hpp) into
+  /// m_active, and notes the earliest deadline left in m_next_deadline.
+  void adopt_from_workers();
   void shutdown_mpi() noexcept;
   [[noreturn]] void abort_job() noexcept;
 
@@ -157,6 +164,9 @@ class engine {
   std::vector<MPI_Request> m_reqs;
   std::vector<int> m_indices;
   std::vector<MPI_Status> m_statuses;
+  std::vector<op*> m_taken;  ///< adopt_from_workers' scratch
+  std::chrono::steady_clock::time_point m_next_deadline =
+      std::chrono::steady_clock::time_point::max();
   int m_byes = 0;
   bool m_bye_sent = false;
   std::chrono::steady_clock::time_point m_fault_deadline{};
@@ -170,7 +180,8 @@ class engine {
   int m_next_hook = 0;
 
   std::atomic<bool> m_stop{false};  ///< ~engine asked the worker to leave
-  std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0};
+  std::atomic<std::uint64_t> m_started{0}, m_completed{0}, m_polls{0}, m_sleeps{0},
+      m_lazy_sleeps{0};
 
   // Start-up handshake: the worker initialises MPI, then reports here.
   std::mutex m_init_mx;

@@ -3,8 +3,10 @@
 #include <climits>
 
 #include "engine.hpp"
+#include "locus/ext/core.hpp"
 #include "locus/mpi/ops.hpp"
 #include "locus/runtime.hpp"
+#include "poller.hpp"
 
 namespace locus::mpi {
 
@@ -212,6 +214,12 @@ std::shared_ptr<completion> submit(const op_args& a) {
       (void)o->complete(e, st, err);
       delete o;
       return c;
+    }
+    // Pending: on a locus worker, the runtime's idle workers poll it first (poller.hpp), so the
+    // task may resume on a worker without the communication worker; past options::worker_poll
+    // (or off the workers) the communication worker progresses it.
+    if (const ext::core_ref core = ext::core_ref::current(); core) {
+      if (poll_set::instance().add(o, core.raw())) return c;
     }
     o->adopted = true;
   }

@@ -2,6 +2,8 @@
 // requires every rank to report rank 1's failure and the job to end in bounded time.
 //   task:  rank 1's task throws after a barrier; rank 0 waits for a message rank 1 never
 //          sends; any further rank computes without touching MPI (the watchdog ends it).
+//   polled: task, with rank 0's receive polled by its idle worker (options::worker_poll 60 s)
+//          when the fault arrives.
 //   graph: in a dist_graph, rank 1's task throws; rank 0's task waits for rank 1's value.
 //   type:  rank 0 owns key 5 as an int; rank 1 asks for it as a double.
 //   order: rank 1 creates its two dist_graphs in the other order than every other rank.
@@ -104,13 +106,17 @@ void count_mode(mpi::context& ctx, locus::runtime& rt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "task";
   mpi::options o;
   o.fault_timeout = std::chrono::milliseconds(3000);
+  // polled: the task mode with rank 0's pending receive left to its idle worker's polls (direct
+  // start) until the fault takes it from there: it must fail like one the communication worker
+  // holds.
+  if (mode == "polled") o.worker_poll = std::chrono::seconds(60);
   mpi::context ctx(argc, argv, o);
   locus::config cfg = locus::config::from_env();
   cfg.pin = false;
   locus::runtime rt(cfg);
-  const std::string mode = argc > 1 ? argv[1] : "task";
   try {
     if (mode == "graph")
       graph_mode(ctx, rt);

@@ -18,8 +18,10 @@
 // Direct start: with options::direct (the default) the context asks MPI for
 // MPI_THREAD_MULTIPLE; when it gets it (or the program's MPI has it), a task's send and recv
 // call MPI_Isend / MPI_Irecv and one MPI_Test on the task's own thread: an operation done at
-// once (an eager send, a message already there) completes without the communication worker,
-// and only one still pending is handed to it to progress. Collectives and every operation of an
+// once (an eager send, a message already there) completes without the communication worker.
+// One still pending is polled by the runtime's idle workers (a worker with nothing to run tests
+// it and resumes the task itself) for at most options::worker_poll, then handed to the
+// communication worker to progress. Collectives and every operation of an
 // MPI without MULTIPLE are funneled as below. Two sends of one task keep MPI's order either way
 // (all of one rank's point-to-point starts take the same path).
 //
@@ -27,9 +29,11 @@
 // progress_mode::shared (the default, for ranks that use every core for workers) it polls for
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
-// burns no CPU. progress_mode::dedicated polls without sleeping (yielding between polls): the
-// lowest latency when it has a core of its own (config::workers = cores per rank - 1), a core
-// spent even when idle.
+// burns no CPU. While every worker of the watched runtimes (watch(), run()) computes it does not
+// spin and sleeps max_sleep steps, woken by the first worker that turns idle.
+// progress_mode::dedicated polls without sleeping (yielding between polls): the lowest latency
+// when it has a core of its own (config::workers = cores per rank - 1), a core spent even when
+// idle.
 //
 // Faults: an exception that leaves run() on one rank is sent to every rank; there, operations
 // in flight and every later one fail with locus::mpi::error("locus::mpi: rank R failed: ..."),
@@ -69,6 +73,12 @@ struct options {
   /// Point-to-point operations started by the task itself (see "Direct start" above): used when
   /// MPI offers MPI_THREAD_MULTIPLE; the context asks for it when it initialises MPI.
   bool direct = true;
+  /// Direct start: how long a request a task started on a locus worker, and still pending,
+  /// is left to that runtime's idle workers to poll (a worker whose deque ran empty tests it
+  /// and resumes the awaiting task itself) before it goes to the communication worker. An
+  /// idle worker polls instead of parking only while such a request is younger than this.
+  /// 0: pending requests go to the communication worker at once.
+  std::chrono::microseconds worker_poll{100};
 };
 
 namespace detail {
@@ -82,6 +92,17 @@ struct comm_stats {
   std::uint64_t completed = 0;  ///< MPI requests MPI_Testsome found complete
   std::uint64_t polls = 0;      ///< MPI_Testsome calls
   std::uint64_t sleeps = 0;     ///< times the worker slept
+  std::uint64_t cpu_ns = 0;     ///< CPU time the communication worker's thread used so far
+  // Direct start, options::worker_poll: pending requests polled by idle locus workers.
+  std::uint64_t worker_polls = 0;      ///< MPI_Testsome calls made by idle workers
+  std::uint64_t worker_completed = 0;  ///< requests completed by them
+  /// Requests still pending at their deadline (or at a fault, or the end): handed to the
+  /// communication worker.
+  std::uint64_t handed_over = 0;
+  // Busy workers (context::watch): sleeps taken while every watched worker was busy, and
+  // wake-ups of such a sleep by a worker that turned idle.
+  std::uint64_t lazy_sleeps = 0;
+  std::uint64_t idle_wakeups = 0;
 };
 
 class context {
@@ -112,6 +133,7 @@ class context {
   /// rank) and the exception is rethrown. If another rank failed meanwhile, throws its error.
   template <class T>
   T run(locus::runtime& rt, locus::task<T> t) {
+    watch(rt);
     try {
       if constexpr (std::is_void_v<T>) {
         rt.run(std::move(t));
@@ -140,6 +162,13 @@ class context {
   void call(const std::function<void()>& fn);
 
   [[nodiscard]] comm_stats stats() const noexcept;
+  /// Counts `rt`'s idle workers from now on (once per runtime; run() and dist_graph do it):
+  /// while every worker of the runtimes watched is busy, the communication worker of
+  /// progress_mode::shared does not spin and sleeps max_sleep steps, woken by the first worker
+  /// that turns idle (docs/design/0014-mpi.md).
+  void watch(locus::runtime& rt);
+  /// Changes options::worker_poll for requests started from now on (tests, benchmarks).
+  void set_worker_poll(std::chrono::microseconds d) noexcept;
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
 
  private:

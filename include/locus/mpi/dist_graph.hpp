@@ -139,7 +139,9 @@ class dist_graph {
       : m_g(rt, o),
         m_owner(std::move(owner)),
         m_ctx(&context::current()),
-        m_s(detail::dist_create(*m_ctx, m_g, detail::site_of(file, line))) {}
+        m_s(detail::dist_create(*m_ctx, m_g, detail::site_of(file, line))) {
+    m_ctx->watch(rt);
+  }
   /// A graph identified by `name` instead: for ranks that build the same graph at different
   /// call sites (different programs, or branches per rank).
   dist_graph(locus::runtime& rt, owner_map owner, std::string_view name,
@@ -147,7 +149,9 @@ class dist_graph {
       : m_g(rt, o),
         m_owner(std::move(owner)),
         m_ctx(&context::current()),
-        m_s(detail::dist_create(*m_ctx, m_g, std::string(name))) {}
+        m_s(detail::dist_create(*m_ctx, m_g, std::string(name))) {
+    m_ctx->watch(rt);
+  }
   /// Does not wait (call wait() first); tasks still running keep what they use alive.
   ~dist_graph() { detail::dist_destroy(m_s); }
   dist_graph(const dist_graph&) = delete;

@@ -8,10 +8,11 @@
 //   co_await locus::mpi::allreduce(std::span(&x, 1), std::span(&sum, 1),
 //   locus::mpi::reduce_op::sum);
 //
-// Every function starts the operation at once (it is handed to the communication worker,
-// context.hpp) and returns a request. `co_await request` suspends the calling task without
-// blocking its worker (the worker runs other tasks); the task resumes when the communication
-// worker completes the operation, in the task's place. Off the workers, request::wait() blocks
+// Every function starts the operation at once (on the caller's thread with direct start, else
+// on the communication worker; context.hpp) and returns a request. `co_await request` suspends
+// the calling task without blocking its worker (the worker runs other tasks); the task resumes
+// in its place when the operation completes (found by an idle worker's poll or by the
+// communication worker). Off the workers, request::wait() blocks
 // the calling thread instead. send / recv / barrier / ... and their i-forms are the same
 // functions: co_await at once for the blocking meaning, keep the request for the other.
 //

@@ -1,0 +1,188 @@
+// src/mpi/poller.cpp — the poll set of pending direct requests and the observer through which
+// idle workers test it (poller.hpp says why and the bound).
+#include "poller.hpp"
+
+#include <memory>
+#include <new>
+
+#include "engine.hpp"
+#include "locus/ext/core.hpp"
+#include "locus/ext/observer.hpp"
+
+namespace locus::mpi::detail {
+
+namespace {
+
+/// Installed on a runtime by the first pending direct request of one of its workers; stays for
+/// the runtime's life (ext/observer.hpp) and only looks at the process's set.
+class idle_poller final : public ext::observer {
+ public:
+  bool before_idle(ext::worker_ref& /*w*/) noexcept override {
+    return poll_set::instance().idle_poll();
+  }
+  void on_idle(ext::worker_ref& /*w*/, ext::idle_event e) noexcept override {
+    using st = poll_set::worker_state;
+    if (e == ext::idle_event::looking)
+      poll_set::instance().note_state(st::idle);
+    else if (e == ext::idle_event::found)
+      poll_set::instance().note_state(st::busy);
+    else if (e == ext::idle_event::stopping)
+      poll_set::instance().note_state(st::unknown);
+  }
+};
+
+/// How this thread (a worker) is counted in poll_set's m_idle / m_busy. Per thread, so that a
+/// state entered before the observer was installed (its event unseen) is not uncounted.
+thread_local poll_set::worker_state t_state = poll_set::worker_state::unknown;
+
+constexpr char k_observer_key = 0;  // its address is the observer's key
+
+}  // namespace
+
+poll_set& poll_set::instance() noexcept {
+  // Never destroyed (built in static storage, no destructor run at exit): observers of
+  // runtimes that outlive everything may still look at it.
+  alignas(poll_set) static unsigned char storage[sizeof(poll_set)];
+  static poll_set* s = ::new (static_cast<void*>(storage)) poll_set;
+  return *s;
+}
+
+void poll_set::open(engine& e, std::chrono::microseconds worker_poll) {
+  std::lock_guard lk(m_mx);
+  m_e = &e;
+  set_worker_poll(worker_poll);
+}
+
+void poll_set::close(std::vector<op*>& out) {
+  (void)take_expired(out, true);
+  std::lock_guard lk(m_mx);
+  m_e = nullptr;
+}
+
+void poll_set::erase(std::size_t i) {
+  const std::size_t last = m_ops.size() - 1;
+  m_ops[i] = m_ops[last];
+  m_reqs[i] = m_reqs[last];
+  m_deadline[i] = m_deadline[last];
+  m_ops.pop_back();
+  m_reqs.pop_back();
+  m_deadline.pop_back();
+}
+
+bool poll_set::add(op* o, void* core) {
+  const auto poll = worker_poll();
+  if (poll.count() <= 0) return false;
+  {
+    std::lock_guard lk(m_mx);
+    // A fault is raised (m_faulted stored) before the engine takes everything out of the set
+    // under this lock (take_expired(all)): either we see the fault here, or our op is in the
+    // set when the engine empties it.
+    if (m_e == nullptr || m_e->faulted()) return false;
+    m_ops.push_back(o);
+    m_reqs.push_back(o->req);
+    m_deadline.push_back(clock::now() + poll);
+    m_size.store(m_ops.size(), std::memory_order_relaxed);
+  }
+  watch(core);
+  return true;
+}
+
+void poll_set::watch(void* core) {
+  ext::core_ref c = ext::core_ref::from_raw(core);
+  if (c.find(&k_observer_key) == nullptr)
+    (void)c.install_once(&k_observer_key, [] { return std::make_shared<idle_poller>(); });
+}
+
+void poll_set::note_state(worker_state s) noexcept {
+  if (s == t_state) return;
+  if (t_state == worker_state::busy) m_busy.fetch_sub(1, std::memory_order_relaxed);
+  if (t_state == worker_state::idle) m_idle.fetch_sub(1, std::memory_order_seq_cst);
+  t_state = s;
+  if (s == worker_state::busy) m_busy.fetch_add(1, std::memory_order_relaxed);
+  if (s != worker_state::idle) return;
+  m_idle.fetch_add(1, std::memory_order_seq_cst);  // then read the request (arm_wake_on_idle)
+  if (m_wake_on_idle.load(std::memory_order_seq_cst) &&
+      m_wake_on_idle.exchange(false, std::memory_order_acq_rel)) {
+    std::lock_guard lk(m_mx);  // the engine stays while the set is open (close() takes m_mx)
+    if (m_e != nullptr) {
+      idle_wakeups.fetch_add(1, std::memory_order_relaxed);
+      m_e->wake();
+    }
+  }
+}
+
+bool poll_set::idle_poll() noexcept {
+  if (m_size.load(std::memory_order_relaxed) == 0) return false;
+  std::unique_lock lk(m_mx, std::try_to_lock);
+  // Another worker tests the set (or the engine takes from it): this one looks for work.
+  if (!lk.owns_lock() || m_e == nullptr || m_ops.empty()) return false;
+  engine& e = *m_e;
+  const int n = static_cast<int>(m_ops.size());
+  m_idx.resize(m_ops.size());
+  m_st.resize(m_ops.size());
+  int out = 0;
+  const int rc = MPI_Testsome(n, m_reqs.data(), &out, m_idx.data(), m_st.data());
+  polls.fetch_add(1, std::memory_order_relaxed);
+  bool did = false;
+  if (out != MPI_UNDEFINED && out > 0) {
+    // Testsome freed the finished requests. Complete them (in the order MPI gave), marking
+    // each op's slot, then drop the marked slots from the back so that indices stay valid.
+    for (int k = 0; k < out; ++k) {
+      const auto i = static_cast<std::size_t>(m_idx[static_cast<std::size_t>(k)]);
+      op* o = m_ops[i];
+      o->req = MPI_REQUEST_NULL;
+      const int err =
+          rc == MPI_ERR_IN_STATUS ? m_st[static_cast<std::size_t>(k)].MPI_ERROR : MPI_SUCCESS;
+      // A user op never re-posts (only the module's background receives do, and they are not
+      // direct), so the op is done here. complete() satisfies the request's event: the awaiting
+      // frame goes to this worker's deque if it is of the frame's place, else to its place's
+      // pool with a wake-up (ext/ready.hpp).
+      (void)o->complete(e, m_st[static_cast<std::size_t>(k)], err);
+      delete o;
+      m_ops[i] = nullptr;
+    }
+    completed.fetch_add(static_cast<std::uint64_t>(out), std::memory_order_relaxed);
+    for (std::size_t i = m_ops.size(); i-- > 0;)
+      if (m_ops[i] == nullptr) erase(i);
+    did = true;
+  }
+  // Hand over what passed its deadline: the communication worker progresses it from here (its
+  // submit wakes it if it sleeps), and this worker may go on to park.
+  const auto now = clock::now();
+  for (std::size_t i = m_ops.size(); i-- > 0;) {
+    if (m_deadline[i] > now) continue;
+    op* o = m_ops[i];
+    erase(i);
+    o->adopted = true;
+    handed.fetch_add(1, std::memory_order_relaxed);
+    e.submit(o);
+  }
+  m_size.store(m_ops.size(), std::memory_order_relaxed);
+  return did || !m_ops.empty();
+}
+
+poll_set::clock::time_point poll_set::take_expired(std::vector<op*>& out, bool all) {
+  if (!all && m_size.load(std::memory_order_relaxed) == 0) return clock::time_point::max();
+  std::unique_lock lk(m_mx, std::defer_lock);
+  if (all)
+    lk.lock();
+  else if (!lk.try_lock())
+    return clock::now();  // a worker is testing the set: look again soon
+  const auto now = clock::now();
+  auto earliest = clock::time_point::max();
+  for (std::size_t i = m_ops.size(); i-- > 0;) {
+    if (all || m_deadline[i] <= now) {
+      op* o = m_ops[i];
+      erase(i);
+      o->adopted = true;
+      handed.fetch_add(1, std::memory_order_relaxed);
+      out.push_back(o);
+    } else if (m_deadline[i] < earliest) {
+      earliest = m_deadline[i];
+    }
+  }
+  m_size.store(m_ops.size(), std::memory_order_relaxed);
+  return earliest;
+}
+
+}  // namespace locus::mpi::detail
