@@ -2,11 +2,14 @@
 //
 //   locus::task<long> fib(int n) {
 //     if (n < 2) co_return n;
-//     auto a = co_await locus::spawn(fib(n - 1));  // stealable; policy from the runtime
-//     long b = co_await fib(n - 2);                // a call: nothing stealable
-//     co_await locus::sync();                      // wait for this frame's children
-//     co_return a.get() + b;
+//     long a = 0;
+//     co_await locus::spawn(&a, fib, n - 1);  // stealable, in place: assigns fib(n - 1) to a
+//     long b = co_await fib(n - 2);           // a call: nothing stealable
+//     co_await locus::sync();                 // wait for this frame's children: a is set
+//     co_return a + b;
 //   }
+//
+// `auto f = co_await locus::spawn(fib(n - 1))` is the other form: a future, f.get() after sync.
 //
 // Semantics: spawn is fully strict (Cilk): a frame's children finish before its next sync and
 // before the frame completes (an implicit sync at the end). async is terminally strict (HJ):
@@ -255,7 +258,9 @@ struct in_place_spawn_awaiter {
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
     promise<T>& c = child.release().promise();  // the child owns itself from here
-    if constexpr (!std::is_void_v<T>) c.m_out = out;
+    if constexpr (!std::is_void_v<T>) {
+      if (out != nullptr) c.m_out = out;  // discard: the value stays in the frame
+    }
     // Relaxed: published with the child (the push's release, or this thread running it).
     c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
     if constexpr (std::is_same_v<Opts, spawn_options>) {

@@ -91,6 +91,7 @@ struct promise final : promise_base {
   template <class... A>
   explicit promise(A&... /*params*/) noexcept {
     m_plain = plain_frame_v<T, A...>;
+    if constexpr (k_assigned) m_out = std::addressof(m_value);
   }
   ~promise() {
     if constexpr (!std::is_trivially_destructible_v<T>) {
@@ -99,23 +100,30 @@ struct promise final : promise_base {
   }
   task<T> get_return_object() noexcept;
 
+  /// A T that may be assigned to storage no constructor ran on (an implicit-lifetime type, like
+  /// `long`): then m_out points at m_value unless a spawn in place points it at the parent's
+  /// variable, and return_value assigns through it without a test.
+  static constexpr bool k_assigned =
+      std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>;
+
   /// A spawn in place (`spawn(&out, t)`) set m_out: the value is assigned to the parent's
-  /// variable and nothing is kept here. Otherwise (a future, a call, run) it is constructed in
-  /// m_value.
+  /// variable and nothing is kept here. Otherwise (a future, a call, run) it goes to m_value:
+  /// assigned (k_assigned) or constructed.
   template <class U>
   requires std::is_convertible_v<U&&, T>
   void return_value(U&& v) noexcept(
       std::is_nothrow_constructible_v<T, U&&>&& std::is_nothrow_assignable_v<T&, U&&>) {
-    if (m_out != nullptr) {
-      if constexpr (std::is_assignable_v<T&, U&&>) {
-        *m_out = std::forward<U>(v);
-      } else {
-        *m_out = T(std::forward<U>(v));
+    if constexpr (k_assigned) {
+      assign_out(std::forward<U>(v));
+      m_has_value = true;  // read only when m_out is m_value
+    } else {
+      if (m_out != nullptr) {
+        assign_out(std::forward<U>(v));
+        return;
       }
-      return;
+      ::new (static_cast<void*>(std::addressof(m_value))) T(std::forward<U>(v));
+      m_has_value = true;
     }
-    ::new (static_cast<void*>(std::addressof(m_value))) T(std::forward<U>(v));
-    m_has_value = true;
   }
 
   /// The result after completion: the value, or the task's exception rethrown (a copy: asking
@@ -140,7 +148,20 @@ struct promise final : promise_base {
   union {
     T m_value;
   };
-  T* m_out = nullptr;  ///< the parent's variable of a spawn in place; null otherwise
+  /// The parent's variable of a spawn in place; else &m_value (k_assigned) or null.
+  T* m_out = nullptr;
+
+ private:
+  template <class U>
+  void assign_out(U&& v) {
+    if constexpr (std::is_assignable_v<T&, U&&>) {
+      *m_out = std::forward<U>(v);
+    } else {
+      *m_out = T(std::forward<U>(v));
+    }
+  }
+
+ public:
   bool m_has_value = false;
 };
 
