@@ -228,17 +228,20 @@ struct plain_spawn_awaiter {
 /// plain_spawn_awaiter.
 struct no_options {};
 
+/// spawn(discard, t): the awaiter holds no out pointer (an empty member).
+struct no_out {};
+
 /// co_await spawn(&out, t) / spawn(discard, t), with or without options (Opts: spawn_options or
-/// no_options). No future: the child assigns its result to *out (discard: out is null,
-/// and a value stays in the child's frame, unread) and frees its own frame when it completes
-/// (it starts k_orphaned: frame.hpp, "Orphans").
-template <class T, class Opts>
+/// no_options). No future: the child assigns its result to *out (discard, Out = no_out: a
+/// value stays in the child's frame, unread) and frees its own frame when it completes (it
+/// starts k_orphaned: frame.hpp, "Orphans").
+template <class T, class Opts, class Out = T*>
 struct in_place_spawn_awaiter {
-  T* out;  ///< where the result goes; null for discard (and for task<void>)
+  [[no_unique_address]] Out out;  ///< where the result goes (T*), or no_out
   task<T> child;
   [[no_unique_address]] Opts opts;
 
-  in_place_spawn_awaiter(T* o, task<T>&& t, Opts op) noexcept
+  in_place_spawn_awaiter(Out o, task<T>&& t, Opts op) noexcept
       : out(o), child(std::move(t)), opts(op) {}
   /// The child made by `make()` directly in this awaiter, after `out` is stored: spawn(&out,
   /// f, args...) builds its awaiter so, in the spawning frame, and keeps nothing in a register
@@ -258,9 +261,7 @@ struct in_place_spawn_awaiter {
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
     promise<T>& c = child.release().promise();  // the child owns itself from here
-    if constexpr (!std::is_void_v<T>) {
-      if (out != nullptr) c.m_out = out;  // discard: the value stays in the frame
-    }
+    if constexpr (!std::is_same_v<Out, no_out>) c.m_out = out;
     // Relaxed: published with the child (the push's release, or this thread running it).
     c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
     if constexpr (std::is_same_v<Opts, spawn_options>) {
@@ -383,16 +384,16 @@ requires(!std::is_void_v<T> && !std::is_reference_v<T>)
 /// Spawn `t` in place and drop its result: no future (a task<void>'s fastest spawn).
 template <class T>
 requires(!std::is_reference_v<T>)
-    [[nodiscard]] detail::in_place_spawn_awaiter<T, detail::no_options> spawn(
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, detail::no_options, detail::no_out> spawn(
         discard_t, task<T>&& t) noexcept {
-  return {nullptr, std::move(t), {}};
+  return {{}, std::move(t), {}};
 }
 /// spawn(discard, t) with options.
 template <class T>
 requires(!std::is_reference_v<T>)
-    [[nodiscard]] detail::in_place_spawn_awaiter<T, spawn_options> spawn(discard_t, task<T>&& t,
-                                                                         spawn_options o) noexcept {
-  return {nullptr, std::move(t), o};
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, spawn_options, detail::no_out> spawn(
+        discard_t, task<T>&& t, spawn_options o) noexcept {
+  return {{}, std::move(t), o};
 }
 
 /// Wait for every child this frame spawned since its last sync; rethrows the first exception.
