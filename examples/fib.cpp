@@ -5,10 +5,11 @@
 
 locus::task<long> fib(int n) {
   if (n < 2) co_return n;
-  auto a = co_await locus::spawn(fib(n - 1));  // stealable; policy from the runtime
-  long b = co_await fib(n - 2);                // a plain call: nothing stealable
-  co_await locus::sync();                      // wait for this frame's children
-  co_return a.get() + b;
+  long a = 0;
+  co_await locus::spawn(&a, fib, n - 1);  // stealable; fib(n - 1) is assigned to a
+  long b = co_await fib(n - 2);           // a plain call: nothing stealable
+  co_await locus::sync();                 // wait for this frame's children: a is set
+  co_return a + b;
 }
 
 int main() {

@@ -172,6 +172,15 @@ std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t ite
   return join_parent(*parent);
 }
 
+std::coroutine_handle<> free_and_resume(frame& f, frame& parent) noexcept {
+  if (f.m_plain) {
+    frame_deallocate(f.m_handle);  // off the current stacklet (free_plain_here)
+  } else {
+    f.handle().destroy();
+  }
+  return transfer(parent.handle());
+}
+
 std::coroutine_handle<> on_final_slow(frame& f) noexcept {
   if (f.m_data != nullptr) complete_data(f);
   if (f.m_expected != 0) {

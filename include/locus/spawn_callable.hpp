@@ -17,6 +17,7 @@
 // compiler bug that no library can work around); a captureless lambda may be written inline.
 #pragma once
 
+#include <cassert>
 #include <concepts>
 #include <functional>
 #include <type_traits>
@@ -85,6 +86,52 @@ template <class F, class... A>
 requires task_invocable<F, A...>
 [[nodiscard]] auto spawn(spawn_options o, F&& f, A&&... args) {
   return spawn(call(std::forward<F>(f), std::forward<A>(args)...), o);
+}
+
+namespace detail {
+
+/// A plain function whose parameters are all values: a coroutine copies (moves) such arguments
+/// into its own frame, so f(args...) is as safe as call(f, args...) and needs no wrapper frame.
+template <class F>
+struct by_value_function : std::false_type {};
+template <class R, class... P>
+struct by_value_function<R (*)(P...)> : std::bool_constant<(!std::is_reference_v<P> && ...)> {};
+template <class R, class... P>
+struct by_value_function<R (*)(P...) noexcept>
+    : std::bool_constant<(!std::is_reference_v<P> && ...)> {};
+
+/// The child task of spawn(&out, f, args...): f(args...) itself when f is a by-value function
+/// (the fast form: one frame), else call(f, args...) (a wrapper frame owns f and the copies).
+template <class F, class... A>
+[[nodiscard]] auto in_place_child(F&& f, A&&... args) {
+  if constexpr (by_value_function<std::decay_t<F>>::value) {
+    return std::invoke(std::forward<F>(f), std::forward<A>(args)...);
+  } else {
+    return call(std::forward<F>(f), std::forward<A>(args)...);
+  }
+}
+
+}  // namespace detail
+
+/// Spawn f(args...) in place: no future; its result is assigned to *out (see spawn(&out, t)).
+/// With a plain function taking its parameters by value (`spawn(&a, fib, n - 1)`) the child is
+/// f(args...) itself; with any other callable, or reference parameters, f and decay-copies of
+/// args live in a wrapper frame, as for spawn(f, args...).
+template <class T, class F, class... A>
+requires task_invocable<F, A...> && std::same_as<task_result_t<F, A...>, T> &&
+    detail::no_spawn_options<A...>
+[[nodiscard]] auto spawn(T* out, F&& f, A&&... args) {
+  assert(out != nullptr && "spawn(&out, f, args...): out must point to a T");
+  return detail::in_place_spawn_awaiter<T, detail::no_options>(
+      out, [&] { return detail::in_place_child(std::forward<F>(f), std::forward<A>(args)...); },
+      {});
+}
+
+/// spawn(discard, f, args...): f(args...) spawned in place, its result dropped.
+template <class F, class... A>
+requires task_invocable<F, A...> && detail::no_spawn_options<A...>
+[[nodiscard]] auto spawn(discard_t d, F&& f, A&&... args) {
+  return spawn(d, detail::in_place_child(std::forward<F>(f), std::forward<A>(args)...));
 }
 
 /// async f(args...) (terminally strict, see async(task<void>&&)); f must return task<void>.

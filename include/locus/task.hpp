@@ -2,11 +2,14 @@
 //
 //   locus::task<long> fib(int n) {
 //     if (n < 2) co_return n;
-//     auto a = co_await locus::spawn(fib(n - 1));  // stealable; policy from the runtime
-//     long b = co_await fib(n - 2);                // a call: nothing stealable
-//     co_await locus::sync();                      // wait for this frame's children
-//     co_return a.get() + b;
+//     long a = 0;
+//     co_await locus::spawn(&a, fib, n - 1);  // stealable, in place: assigns fib(n - 1) to a
+//     long b = co_await fib(n - 2);           // a call: nothing stealable
+//     co_await locus::sync();                 // wait for this frame's children: a is set
+//     co_return a + b;
 //   }
+//
+// `auto f = co_await locus::spawn(fib(n - 1))` is the other form: a future, f.get() after sync.
 //
 // Semantics: spawn is fully strict (Cilk): a frame's children finish before its next sync and
 // before the frame completes (an implicit sync at the end). async is terminally strict (HJ):
@@ -221,6 +224,55 @@ struct plain_spawn_awaiter {
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
 
+/// spawn(&out, t) and spawn(discard, t) without options: the policy and the place fold as in
+/// plain_spawn_awaiter.
+struct no_options {};
+
+/// spawn(discard, t): the awaiter holds no out pointer (an empty member).
+struct no_out {};
+
+/// co_await spawn(&out, t) / spawn(discard, t), with or without options (Opts: spawn_options or
+/// no_options). No future: the child assigns its result to *out (discard, Out = no_out: a
+/// value stays in the child's frame, unread) and frees its own frame when it completes (it
+/// starts k_orphaned: frame.hpp, "Orphans").
+template <class T, class Opts, class Out = T*>
+struct in_place_spawn_awaiter {
+  [[no_unique_address]] Out out;  ///< where the result goes (T*), or no_out
+  task<T> child;
+  [[no_unique_address]] Opts opts;
+
+  in_place_spawn_awaiter(Out o, task<T>&& t, Opts op) noexcept
+      : out(o), child(std::move(t)), opts(op) {}
+  /// The child made by `make()` directly in this awaiter, after `out` is stored: spawn(&out,
+  /// f, args...) builds its awaiter so, in the spawning frame, and keeps nothing in a register
+  /// across the call to f (a value live across a call takes a callee-saved register, which the
+  /// spawning coroutine would save on every resumption: docs/design/0016).
+  template <class Make>
+  requires std::is_invocable_r_v<task<T>, Make&> in_place_spawn_awaiter(T* o, Make&& make, Opts op)
+      : out(o), child(make()), opts(op) {}
+  [[nodiscard]] bool await_ready() const {
+    if constexpr (std::is_same_v<Opts, spawn_options>) {
+      if (opts.has_place) [[unlikely]]
+        check_place(opts.place);
+    }
+    return false;
+  }
+  template <class P>
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<P> parent) noexcept {
+    promise<T>& c = child.release().promise();  // the child owns itself from here
+    if constexpr (!std::is_same_v<Out, no_out>) c.m_out = out;
+    // Relaxed: published with the child (the push's release, or this thread running it).
+    c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
+    if constexpr (std::is_same_v<Opts, spawn_options>) {
+      return spawn_start<false>(parent.promise(), c, opts.policy, opts.place);
+    } else {
+      return spawn_start<false>(parent.promise(), c, k_policy_default, k_any_place);
+    }
+  }
+  void await_resume() const noexcept {}
+};
+
 struct async_awaiter {
   task<void> child;
   spawn_options opts;
@@ -301,6 +353,47 @@ template <class T>
 template <class T>
 [[nodiscard]] detail::spawn_awaiter<T> spawn(task<T>&& t, spawn_options o) noexcept {
   return {std::move(t), o};
+}
+
+/// spawn(discard, t): spawn `t` in place and drop its result (any T, void included).
+struct discard_t {
+  explicit constexpr discard_t() = default;
+};
+inline constexpr discard_t discard{};
+
+/// Spawn `t` in place: no future; when `t` returns, its value is assigned to `*out` (which must
+/// be a live T, assignable, until the next sync). Read `*out` only after the spawning frame's
+/// next sync. If `t` throws, `*out` is left as it was (unless `t` had already returned and a
+/// child of `t` threw after: then it holds t's value) and the sync rethrows. The fastest form
+/// of a spawn: the child's frame holds no result and frees itself when it completes.
+template <class T>
+requires(!std::is_void_v<T> && !std::is_reference_v<T>)
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, detail::no_options> spawn(
+        T* out, task<T>&& t) noexcept {
+  assert(out != nullptr && "spawn(&out, t): out must point to a T (use discard to drop it)");
+  return {out, std::move(t), {}};
+}
+/// spawn(&out, t) with options (a policy, a place).
+template <class T>
+requires(!std::is_void_v<T> && !std::is_reference_v<T>)
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, spawn_options> spawn(T* out, task<T>&& t,
+                                                                         spawn_options o) noexcept {
+  assert(out != nullptr && "spawn(&out, t): out must point to a T (use discard to drop it)");
+  return {out, std::move(t), o};
+}
+/// Spawn `t` in place and drop its result: no future (a task<void>'s fastest spawn).
+template <class T>
+requires(!std::is_reference_v<T>)
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, detail::no_options, detail::no_out> spawn(
+        discard_t, task<T>&& t) noexcept {
+  return {{}, std::move(t), {}};
+}
+/// spawn(discard, t) with options.
+template <class T>
+requires(!std::is_reference_v<T>)
+    [[nodiscard]] detail::in_place_spawn_awaiter<T, spawn_options, detail::no_out> spawn(
+        discard_t, task<T>&& t, spawn_options o) noexcept {
+  return {{}, std::move(t), o};
 }
 
 /// Wait for every child this frame spawned since its last sync; rethrows the first exception.

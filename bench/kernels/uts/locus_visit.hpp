@@ -1,7 +1,7 @@
 // uts, locus: the traversal itself, shared by the locus-bench kernel (locus.cpp) and the
 // standalone locus-uts (bench/standalone/), which measures memory without the peers' libraries.
-// A node with children spawns each child as a task writing its tally into this frame's slots,
-// and combines them after the sync.
+// A node with children spawns each child as a task writing its tally into this frame's slots
+// (spawned in place with no result: no future to drop), and combines them after the sync.
 #pragma once
 
 #include <locus/locus.hpp>
@@ -18,7 +18,7 @@ inline locus::task<void> visit_locus(const tree_spec* t, node n, tally* result) 
   }
   child_slots slots(count);
   for (int i = 0; i < count; ++i)
-    co_await locus::spawn(visit_locus(t, child(n, i), slots[i]));
+    co_await locus::spawn(locus::discard, visit_locus, t, child(n, i), slots[i]);  // no future
   co_await locus::sync();
   *result = combine(n, slots, count);
 }

@@ -161,6 +161,9 @@ struct finish_scope {
 /// a deep help-first path held every finished sibling (uts T3L: docs/benchmarks.md).
 /// A child certainly complete when its future drops (the parent synced since, or it ran
 /// work-first and its parent's continuation was never taken) is freed at once, no exchange.
+/// A child spawned in place (`spawn(&out, t)`: no future) starts k_orphaned, so its own
+/// completion frees it: on the fast path (complete(), its parent popped back) by a plain
+/// test, nobody else can touch it then; on every other path by the same exchange.
 inline constexpr std::uint8_t k_owned = 0;
 inline constexpr std::uint8_t k_orphaned = 1;
 inline constexpr std::uint8_t k_completed = 2;
@@ -206,6 +209,10 @@ struct frame {
   /// "Orphans" below and future::reset): k_owned, then k_orphaned or k_completed, first come.
   std::atomic<std::uint8_t> m_orphan{0};
   bool m_at_final = false;  ///< waiting for children at its final suspend point
+  /// Set by the promise's constructor (plain_frame_v): once complete, with no exception and no
+  /// data, the frame holds nothing with a destructor, so a frame that frees itself (a spawn
+  /// in place) may give its block back without entering its destroy function.
+  bool m_plain = false;
   frame_kind m_kind;
   bool m_work_first;  ///< spawned work-first: the parent sits on our deque
 

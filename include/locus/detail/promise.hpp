@@ -62,6 +62,16 @@ struct promise_base : frame {
   }
 };
 
+/// Whether a frame of a coroutine with parameters A... and result T may be freed without
+/// running its destroy function once it completed with neither an exception nor data
+/// (frame::m_plain): nothing in it then has a destructor to run. A... are the types the
+/// promise's constructor sees (the parameter copies, as lvalues; a reference parameter shows
+/// its referee, which only makes this more conservative).
+template <class T, class... A>
+inline constexpr bool plain_frame_v = (std::is_trivially_destructible_v<A> && ...) &&
+                                      (std::is_void_v<T> || std::is_reference_v<T> ||
+                                       std::is_trivially_destructible_v<T>);
+
 /// A task's result was asked for but it has none: it has not completed (a future's get()
 /// before the spawning frame's sync) or it was never run. Out of line (src/scheduler.cpp).
 [[noreturn]] void throw_no_value();
@@ -76,7 +86,13 @@ struct promise final : promise_base {
   // Not `= default`: with a T whose default constructor is not trivial (std::string), the
   // anonymous union's member makes a defaulted constructor deleted; this one leaves m_value
   // unconstructed until return_value.
-  promise() noexcept {}  // NOLINT(modernize-use-equals-default)
+  // Also given the coroutine's parameters (C++20 passes them when a constructor accepts them),
+  // to tell whether its frame is plain (plain_frame_v).
+  template <class... A>
+  explicit promise(A&... /*params*/) noexcept {
+    m_plain = plain_frame_v<T, A...>;
+    if constexpr (k_assigned) m_out = std::addressof(m_value);
+  }
   ~promise() {
     if constexpr (!std::is_trivially_destructible_v<T>) {
       if (m_has_value) m_value.~T();
@@ -84,11 +100,30 @@ struct promise final : promise_base {
   }
   task<T> get_return_object() noexcept;
 
+  /// A T that may be assigned to storage no constructor ran on (an implicit-lifetime type, like
+  /// `long`): then m_out points at m_value unless a spawn in place points it at the parent's
+  /// variable, and return_value assigns through it without a test.
+  static constexpr bool k_assigned =
+      std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>;
+
+  /// A spawn in place (`spawn(&out, t)`) set m_out: the value is assigned to the parent's
+  /// variable and nothing is kept here. Otherwise (a future, a call, run) it goes to m_value:
+  /// assigned (k_assigned) or constructed.
   template <class U>
   requires std::is_convertible_v<U&&, T>
-  void return_value(U&& v) noexcept(std::is_nothrow_constructible_v<T, U&&>) {
-    ::new (static_cast<void*>(std::addressof(m_value))) T(std::forward<U>(v));
-    m_has_value = true;
+  void return_value(U&& v) noexcept(
+      std::is_nothrow_constructible_v<T, U&&>&& std::is_nothrow_assignable_v<T&, U&&>) {
+    if constexpr (k_assigned) {
+      assign_out(std::forward<U>(v));
+      m_has_value = true;  // read only when m_out is m_value
+    } else {
+      if (m_out != nullptr) {
+        assign_out(std::forward<U>(v));
+        return;
+      }
+      ::new (static_cast<void*>(std::addressof(m_value))) T(std::forward<U>(v));
+      m_has_value = true;
+    }
   }
 
   /// The result after completion: the value, or the task's exception rethrown (a copy: asking
@@ -113,12 +148,30 @@ struct promise final : promise_base {
   union {
     T m_value;
   };
+  /// The parent's variable of a spawn in place; else &m_value (k_assigned) or null.
+  T* m_out = nullptr;
+
+ private:
+  template <class U>
+  void assign_out(U&& v) {
+    if constexpr (std::is_assignable_v<T&, U&&>) {
+      *m_out = std::forward<U>(v);
+    } else {
+      *m_out = T(std::forward<U>(v));
+    }
+  }
+
+ public:
   bool m_has_value = false;
 };
 
 /// task<T&>: the task returns a reference to an object that outlives it.
 template <class T>
 struct promise<T&> final : promise_base {
+  template <class... A>
+  explicit promise(A&... /*params*/) noexcept {
+    m_plain = plain_frame_v<T&, A...>;
+  }
   task<T&> get_return_object() noexcept;
   void return_value(T& v) noexcept { m_ptr = std::addressof(v); }
   T& result() const {
@@ -141,6 +194,10 @@ struct promise<T&> final : promise_base {
 
 template <>
 struct promise<void> final : promise_base {
+  template <class... A>
+  explicit promise(A&... /*params*/) noexcept {
+    m_plain = plain_frame_v<void, A...>;
+  }
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}
   void result() const {

@@ -46,6 +46,9 @@ std::coroutine_handle<> call_slow(frame& parent, frame& child) noexcept;
 /// A work-first child completed and its parent's continuation was not at the bottom of the
 /// deque (`popped`: the pop took `item`, someone else's, which goes back).
 std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t item) noexcept;
+/// complete()'s fast path for a frame spawned in place that free_plain_here could not free:
+/// free it (its destroy function, or a block off the current stacklet), then resume `parent`.
+std::coroutine_handle<> free_and_resume(frame& f, frame& parent) noexcept;
 /// on_final for a frame with data or with children outstanding.
 std::coroutine_handle<> on_final_slow(frame& f) noexcept;
 [[noreturn]] void throw_bad_place(std::uint32_t place);
@@ -132,9 +135,31 @@ inline void after_join(frame& f) noexcept {
   ++f.m_sync_epoch;
 }
 
-/// Completion of a frame whose children are all done, on the worker that ran it. Returns what
-/// to run next. Never recurses: a completion that joins a parent which itself completes goes
-/// round join_parent's loop.
+/// The fast path of a frame that frees itself (a spawn in place) at its final suspend point,
+/// its parent popped back: no exception, no data (on_final and complete tested both). True if
+/// it gave the block back; false leaves it to free_and_resume, out of line (a call here would
+/// keep the parent live across it, in a callee-saved register: docs/design/0016).
+///
+/// A plain frame (frame::m_plain) on this worker's current stacklet goes straight back to the
+/// frame stack: its destroy function would run no destructor (plain_frame_v) and only call
+/// operator delete, at the cost of one more entry into the coroutine's resume function (its
+/// prologue, its dispatch, its epilogue). The block is the coroutine's own allocation: the
+/// handle's address is what operator new returned (gcc and clang). A compiler may elide a
+/// coroutine's allocation (clang's HALO) only where the caller destroys the frame on every
+/// path; a frame spawned in place is released by its caller and never destroyed by it, so its
+/// allocation is never elided.
+[[nodiscard]] inline bool free_plain_here(frame& f) noexcept {
+  auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.m_handle) - k_block_header);
+  frame_stack& st = t_worker->stack();
+  if (!f.m_plain || !st.on_current(h)) [[unlikely]]
+    return false;
+  st.deallocate_current(h);
+  return true;
+}
+
+/// Completion of a frame whose children are all done/// Completion of a frame whose children are
+/// all done, on the worker that ran it. Returns what to run next. Never recurses: a completion that
+/// joins a parent which itself completes goes round join_parent's loop.
 inline std::coroutine_handle<> complete(frame& f) noexcept {
   if (f.m_kind == frame_kind::called) {
     frame* parent = f.m_parent;
@@ -155,8 +180,14 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
     deque<std::uintptr_t>& dq = t_worker->tasks();
     std::uintptr_t item = 0;
     const bool popped = dq.pop(item);
-    if (popped && item == continuation_item(parent, false)) [[likely]]
+    if (popped && item == continuation_item(parent, false)) [[likely]] {
+      // Nobody took the parent, so nobody but this worker can reach this frame: a child spawned
+      // in place (no future) frees itself here, with a plain read (frame.hpp, "Orphans").
+      if (f.m_orphan.load(std::memory_order_relaxed) == k_orphaned && !free_plain_here(f))
+          [[unlikely]]
+        return free_and_resume(f, *parent);
       return transfer(parent->handle());
+    }
     return complete_taken(f, popped, item);
   }
   return complete_slow(f);
