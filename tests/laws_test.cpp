@@ -171,6 +171,22 @@ locus::task<long> fib(int n) {
   co_return a.get() + b;
 }
 
+// One socket with workers: after the first iteration LAWS is plain stealing (no gate, no pool).
+TEST(Laws, OneSocketFallsBackToPlainStealingAfterTheFirstIteration) {
+  locus::runtime rt(laws_config("sockets=1,cores=4", 4));
+  sweep sw(4096, 64);
+  sw.rt = &rt;
+  const auto recs = locus::iterate(rt, 3, [&](std::size_t) { return sw.root(); });
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[0].stage, "first-touch");
+  EXPECT_EQ(recs[0].workload, "memory-bound");
+  EXPECT_EQ(recs[1].stage, "plain");
+  EXPECT_EQ(recs[2].stage, "plain");
+  EXPECT_EQ(recs[2].cf_roots, 0u);
+  for (double v : sw.a)
+    ASSERT_EQ(v, 3.0);
+}
+
 TEST(Laws, CpuBoundProgramsFallBackToPlainStealing) {
   locus::runtime rt(laws_config("sockets=2,cores=2", 4));
   long got = 0;
