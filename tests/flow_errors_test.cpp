@@ -17,14 +17,7 @@ namespace df = locus::dataflow;
 namespace {
 using flow_test::cfg;
 using flow_test::error_of;
-
-locus::task<long> fib(int n) {
-  if (n < 2) co_return n;
-  auto a = co_await locus::spawn(fib(n - 1));
-  long b = co_await fib(n - 2);
-  co_await locus::sync();
-  co_return a.get() + b;
-}
+using flow_test::fib;
 }  // namespace
 
 TEST(FlowGraph, ExceptionReachesTheWaiterAndNothingLeaks) {

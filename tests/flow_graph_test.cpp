@@ -135,15 +135,7 @@ TEST_P(flow_random_dag, NearDataPlacementOverSeveralPlaces) {
 
 INSTANTIATE_TEST_SUITE_P(Workers, flow_random_dag, ::testing::Values(1U, 2U, 3U, 4U));
 
-namespace {
-locus::task<long> fib(int n) {
-  if (n < 2) co_return n;
-  auto a = co_await locus::spawn(fib(n - 1));
-  long b = co_await fib(n - 2);
-  co_await locus::sync();
-  co_return a.get() + b;
-}
-}  // namespace
+using flow_test::fib;
 
 TEST(FlowGraph, CoroutineBodiesSpawnSyncAndFinish) {
   for (unsigned w = 1; w <= 4; ++w) {

@@ -156,4 +156,13 @@ inline failing_run run_failing_graph(const locus::config& c, std::uint64_t seed,
   return r;
 }
 
+/// fib by spawn/sync, for tests that mix fork/join into graph bodies.
+inline locus::task<long> fib(int n) {
+  if (n < 2) co_return n;
+  auto a = co_await locus::spawn(fib(n - 1));
+  long b = co_await fib(n - 2);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+
 }  // namespace flow_test

@@ -222,17 +222,7 @@ unsigned detail::inter_place(unsigned squad) {
 namespace locus {
 
 std::shared_ptr<const ext::scheduler> make_cab_scheduler(cab_options o) {
-  auto impl = std::make_shared<cab::cab_impl>(o);
-  auto s = std::make_shared<ext::scheduler>();
-  s->name = "cab";
-  s->acquire = std::shared_ptr<ext::acquisition>(impl, impl.get());
-  s->spawn = std::shared_ptr<ext::spawn_rule>(impl, impl.get());
-  s->iterations = std::shared_ptr<ext::iteration_hooks>(impl, impl.get());
-  s->idle_domains = [impl](const topology& topo, const std::vector<std::size_t>& core_of,
-                           const std::vector<unsigned>& /*place_of*/) {
-    return impl->domains(topo, core_of);
-  };
-  return s;
+  return ext::make_socket_scheduler("cab", std::make_shared<cab::cab_impl>(o));
 }
 
 }  // namespace locus

@@ -341,17 +341,7 @@ void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
 namespace locus {
 
 std::shared_ptr<const ext::scheduler> make_laws_scheduler(laws_options o) {
-  auto impl = std::make_shared<laws::laws_impl>(std::move(o));
-  auto s = std::make_shared<ext::scheduler>();
-  s->name = "laws";
-  s->acquire = std::shared_ptr<ext::acquisition>(impl, impl.get());
-  s->spawn = std::shared_ptr<ext::spawn_rule>(impl, impl.get());
-  s->iterations = std::shared_ptr<ext::iteration_hooks>(impl, impl.get());
-  s->idle_domains = [impl](const topology& topo, const std::vector<std::size_t>& core_of,
-                           const std::vector<unsigned>& /*place_of*/) {
-    return impl->domains(topo, core_of);
-  };
-  return s;
+  return ext::make_socket_scheduler("laws", std::make_shared<laws::laws_impl>(std::move(o)));
 }
 
 }  // namespace locus

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "locus/ext/pool.hpp"
+#include "locus/ext/scheduler.hpp"
 #include "locus/topology.hpp"
 
 namespace locus::ext {
@@ -63,6 +64,24 @@ struct socket_layout {
   const std::size_t groups_per_socket =
       std::max<std::size_t>(1, topo.num_l3_groups() / std::max(1u, topo.num_packages()));
   return topo.l3_bytes() * groups_per_socket;
+}
+
+/// The scheduler of a strategy whose one object `impl` is its acquisition, spawn rule and
+/// iteration hooks, with one idle domain per socket from impl->domains(topo, core_of) (LAWS and
+/// CAB). The parts share impl's ownership.
+template <class Impl>
+[[nodiscard]] std::shared_ptr<const scheduler> make_socket_scheduler(std::string_view name,
+                                                                     std::shared_ptr<Impl> impl) {
+  auto s = std::make_shared<scheduler>();
+  s->name = name;
+  s->acquire = std::shared_ptr<acquisition>(impl, impl.get());
+  s->spawn = std::shared_ptr<spawn_rule>(impl, impl.get());
+  s->iterations = std::shared_ptr<iteration_hooks>(impl, impl.get());
+  s->idle_domains = [impl](const topology& topo, const std::vector<std::size_t>& core_of,
+                           const std::vector<unsigned>& /*place_of*/) {
+    return impl->domains(topo, core_of);
+  };
+  return s;
 }
 
 }  // namespace locus::ext
