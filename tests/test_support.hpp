@@ -47,13 +47,15 @@ inline std::vector<setup> all_setups() {
   return out;
 }
 
+// readme: future-form begin
 inline locus::task<long> fib(int n) {
   if (n < 2) co_return n;
-  auto a = co_await locus::spawn(fib(n - 1));
+  auto a = co_await locus::spawn(fib(n - 1));  // a future<long>
   long b = co_await fib(n - 2);
   co_await locus::sync();
-  co_return a.get() + b;
+  co_return a.get() + b;  // get() is valid after the sync; rethrows the child's exception
 }
+// readme: future-form end
 
 /// n-queens, BOTS form: every legal column of a row is a task with a copy of the board.
 inline bool queen_ok(const std::array<signed char, 16>& b, int row, int col) {
