@@ -9,7 +9,6 @@
 namespace df = locus::dataflow;
 namespace mpi = locus::mpi;
 
-// readme: ring begin
 // Each rank passes a token to its right neighbour; co_await suspends the task, not the worker.
 locus::task<long> ring(int rank, int size) {
   long out = 100 + rank, in = 0;
@@ -20,7 +19,6 @@ locus::task<long> ring(int rank, int size) {
   co_await mpi::allreduce(std::span(&in, 1), std::span(&total, 1), mpi::reduce_op::sum);
   co_return total;
 }
-// readme: ring end
 
 int main(int argc, char** argv) {
   mpi::context ctx(argc, argv);
