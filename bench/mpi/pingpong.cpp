@@ -93,6 +93,7 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared" : "dedicated"},
           {"direct", ctx.direct()},
           {"worker_poll_us", ctx.opts().worker_poll.count()},
+          {"worker_poll_per_mib_us", ctx.opts().worker_poll_per_mib.count()},
           {"iters", iters},
           {"reps", p.reps},
           {"median_s", s.median},

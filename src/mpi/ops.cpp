@@ -217,9 +217,10 @@ std::shared_ptr<completion> submit(const op_args& a) {
     }
     // Pending: on a locus worker, the runtime's idle workers poll it first (poller.hpp), so the
     // task may resume on a worker without the communication worker; past options::worker_poll
-    // (or off the workers) the communication worker progresses it.
+    // (plus worker_poll_per_mib pro rata of the size; or off the workers) the communication worker
+    // progresses it.
     if (const ext::core_ref core = ext::core_ref::current(); core) {
-      if (poll_set::instance().add(o, core.raw())) return c;
+      if (poll_set::instance().add(o, core.raw(), a.count)) return c;
     }
     o->adopted = true;
   }

@@ -47,10 +47,12 @@ poll_set& poll_set::instance() noexcept {
   return *s;
 }
 
-void poll_set::open(engine& e, std::chrono::microseconds worker_poll) {
+void poll_set::open(engine& e, std::chrono::microseconds worker_poll,
+                    std::chrono::microseconds per_mib) {
   std::lock_guard lk(m_mx);
   m_e = &e;
   set_worker_poll(worker_poll);
+  set_worker_poll_per_mib(per_mib);
 }
 
 void poll_set::close(std::vector<op*>& out) {
@@ -69,8 +71,8 @@ void poll_set::erase(std::size_t i) {
   m_deadline.pop_back();
 }
 
-bool poll_set::add(op* o, void* core) {
-  const auto poll = worker_poll();
+bool poll_set::add(op* o, void* core, std::size_t bytes) {
+  const auto poll = window(bytes);
   if (poll.count() <= 0) return false;
   {
     std::lock_guard lk(m_mx);

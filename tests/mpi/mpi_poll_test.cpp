@@ -9,6 +9,7 @@
 #include <chrono>
 #include <span>
 #include <thread>
+#include <vector>
 
 #include "mpi_support.hpp"
 
@@ -26,10 +27,15 @@ locus::runtime one_worker() {
   return locus::runtime(cfg);
 }
 
-/// Restores options::worker_poll when a test ends.
+/// Restores options::worker_poll and worker_poll_per_mib when a test ends.
 struct worker_poll_guard {
-  explicit worker_poll_guard(std::chrono::microseconds d) { ctx().set_worker_poll(d); }
-  ~worker_poll_guard() { ctx().set_worker_poll(ctx().opts().worker_poll); }
+  explicit worker_poll_guard(std::chrono::microseconds d,
+                             std::chrono::microseconds per_mib = ctx().opts().worker_poll_per_mib) {
+    ctx().set_worker_poll(d, per_mib);
+  }
+  ~worker_poll_guard() {
+    ctx().set_worker_poll(ctx().opts().worker_poll, ctx().opts().worker_poll_per_mib);
+  }
   worker_poll_guard(const worker_poll_guard&) = delete;
   worker_poll_guard& operator=(const worker_poll_guard&) = delete;
 };
@@ -97,6 +103,40 @@ TEST(MpiPoll, AWorkerPollsUntilTheDeadlineThenHandsTheRequestOverAndSleeps) {
   EXPECT_EQ(after.handed_over - before.handed_over, 1u);
   EXPECT_EQ(after.worker_completed - before.worker_completed, 0u);
   EXPECT_GE(after.worker_polls - before.worker_polls, 1u);
+}
+
+// A request's window grows with its size (options::worker_poll_per_mib): a 1 MiB receive whose
+// message comes 20 ms after it was posted is still the idle worker's when worker_poll alone
+// (1 ms) has long passed, and completes there; with worker_poll_per_mib 0 the same receive is
+// handed to the communication worker at 1 ms. (60 s per MiB: no hand-over however slow the
+// machine; the late sender only delays, so the second case cannot complete on the worker.)
+locus::task<void> receive_bytes(int rank, std::vector<unsigned char>& in, int tag) {
+  co_await mpi::recv(in, rank, tag);
+}
+
+TEST(MpiPoll, ALargeMessageIsPolledForLongerThanASmallOne) {
+  if (!ctx().direct()) GTEST_SKIP() << "funneled: workers do not poll";
+  const int rank = ctx().rank();
+  for (const bool scaled : {true, false}) {
+    SCOPED_TRACE(scaled ? "60 s per MiB" : "0 per MiB");
+    const worker_poll_guard g(1ms, scaled ? std::chrono::microseconds(60s) : 0us);
+    auto rt = one_worker();
+    const int tag = scaled ? 24 : 25;
+    std::vector<unsigned char> out(std::size_t{1} << 20), in(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<unsigned char>(i * 7 + rank);
+    const auto before = ctx().stats();
+    std::thread late([&] {
+      std::this_thread::sleep_for(20ms);
+      mpi::isend(out, rank, tag).wait();  // off the workers: the communication worker's
+    });
+    ctx().run(rt, receive_bytes(rank, in, tag));
+    late.join();
+    const auto after = ctx().stats();
+    EXPECT_EQ(in, out);
+    EXPECT_EQ(after.handed_over - before.handed_over, scaled ? 0u : 1u);
+    EXPECT_EQ(after.worker_completed - before.worker_completed, scaled ? 1u : 0u);
+  }
 }
 
 // No worker is idle (the task spins on its own worker until its receive is done): the
