@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   app.add_option("--reps", p.reps, "repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--iters", p.iters, "round trips (pingpong) or steps (heat); 0: default");
   app.add_option("--size", p.sizes, "heat grid RxC (default 2048x2048)");
+  app.add_option("--pp-bytes", p.pp_bytes, "pingpong message sizes in bytes (default: 8 1048576)");
   app.add_option("--chol-sizes", p.chol_sizes, "cholesky sizes NxB[,NxB...] (default 4096x256)");
   app.add_option("--runtimes", p.runtimes, "cholesky runtimes (default: all built)")
       ->delimiter(',');
