@@ -108,10 +108,16 @@ TEST(MpiPoll, AWorkerPollsUntilTheDeadlineThenHandsTheRequestOverAndSleeps) {
 // A request's window grows with its size (options::worker_poll_per_mib): a 1 MiB receive whose
 // message comes 20 ms after it was posted is still the idle worker's when worker_poll alone
 // (1 ms) has long passed, and completes there; with worker_poll_per_mib 0 the same receive is
-// handed to the communication worker at 1 ms. (60 s per MiB: no hand-over however slow the
-// machine; the late sender only delays, so the second case cannot complete on the worker.)
-locus::task<void> receive_bytes(int rank, std::vector<unsigned char>& in, int tag) {
-  co_await mpi::recv(in, rank, tag);
+// handed to the communication worker (the message is sent once the hand-over is seen). 60 s per
+// MiB: no hand-over however slow the machine. The message is sent only after the receive was
+// posted (a loaded machine may start the task late), so the receive is always pending.
+locus::task<bool> receive_posted(int rank, std::vector<unsigned char>& in, int tag,
+                                 std::atomic<bool>& posted) {
+  auto r = mpi::irecv(in, rank, tag);
+  const bool pending = !r.ready();
+  posted = true;
+  co_await r;
+  co_return pending;
 }
 
 TEST(MpiPoll, ALargeMessageIsPolledForLongerThanASmallOne) {
@@ -125,12 +131,19 @@ TEST(MpiPoll, ALargeMessageIsPolledForLongerThanASmallOne) {
     std::vector<unsigned char> out(std::size_t{1} << 20), in(out.size());
     for (std::size_t i = 0; i < out.size(); ++i)
       out[i] = static_cast<unsigned char>(i * 7 + rank);
+    std::atomic<bool> posted{false};
     const auto before = ctx().stats();
     std::thread late([&] {
+      const auto give_up = std::chrono::steady_clock::now() + 10s;
+      while (!posted.load() && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
       std::this_thread::sleep_for(20ms);
+      while (!scaled && ctx().stats().handed_over == before.handed_over &&
+             std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
       mpi::isend(out, rank, tag).wait();  // off the workers: the communication worker's
     });
-    ctx().run(rt, receive_bytes(rank, in, tag));
+    EXPECT_TRUE(ctx().run(rt, receive_posted(rank, in, tag, posted)));
     late.join();
     const auto after = ctx().stats();
     EXPECT_EQ(in, out);
