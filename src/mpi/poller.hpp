@@ -147,6 +147,8 @@ class poll_set {
   std::vector<op*> m_ops;
   std::vector<MPI_Request> m_reqs;
   std::vector<clock::time_point> m_deadline;
+  std::vector<clock::time_point>
+      m_young_until;  ///< start + worker_poll (the size's extension after)
   std::vector<int> m_idx;
   std::vector<MPI_Status> m_st;
   /// m_ops.size(), for the lock-free look of an idle worker. Relaxed: a stale zero only delays
