@@ -22,20 +22,24 @@ locus::runtime& rt() {
   return *g_rt;
 }
 
-/// Prints a failed assertion, and the test it failed in, on a rank other than 0.
+/// Prints a failed assertion, and the test it failed in, on a rank other than 0. The test's
+/// name is kept from OnTestStart: asking UnitTest::current_test_info() here deadlocks (gtest
+/// holds its mutex while it reports a part result).
 class failure_printer final : public ::testing::EmptyTestEventListener {
  public:
   explicit failure_printer(int rank) : m_rank(rank) {}
+  void OnTestStart(const ::testing::TestInfo& t) override {
+    m_test = std::string(t.test_suite_name()) + "." + t.name();
+  }
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "rank %d: %s.%s: %s:%d: Failure\n%s\n", m_rank,
-                 t != nullptr ? t->test_suite_name() : "?", t != nullptr ? t->name() : "?",
+    std::fprintf(stderr, "rank %d: %s: %s:%d: Failure\n%s\n", m_rank, m_test.c_str(),
                  r.file_name() != nullptr ? r.file_name() : "?", r.line_number(), r.message());
   }
 
  private:
   int m_rank;
+  std::string m_test = "?";
 };
 }  // namespace locus_mpi_test
 

@@ -154,9 +154,12 @@ TEST(MpiPoll, ALargeMessageIsPolledForLongerThanASmallOne) {
 
 // No worker is idle (the task spins on its own worker until its receive is done): the
 // communication worker takes the request over at its deadline and completes it. Without the
-// take-over the spin would give up after 10 s and the task return -1.
-locus::task<long> spin_until_received(int rank, long& in) {
+// take-over the spin would give up after 10 s and the task return -1. The message is sent 20 ms
+// after the receive was posted (a loaded machine may start the task later than 20 ms after the
+// test: the receive then found its message at once, and nothing was handed over).
+locus::task<long> spin_until_received(int rank, long& in, std::atomic<bool>& posted) {
   auto r = mpi::irecv(std::span(&in, 1), rank, 23);
+  posted = true;
   const auto give_up = std::chrono::steady_clock::now() + 10s;
   while (!r.ready() && std::chrono::steady_clock::now() < give_up)
     std::this_thread::yield();
@@ -171,12 +174,16 @@ TEST(MpiPoll, TheCommunicationWorkerTakesOverWhenNoWorkerIsIdle) {
   auto rt = one_worker();
   const int rank = ctx().rank();
   long in = 0, out = 11;
+  std::atomic<bool> posted{false};
   std::thread late([&] {
+    const auto give_up = std::chrono::steady_clock::now() + 10s;
+    while (!posted.load() && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(1ms);
     std::this_thread::sleep_for(20ms);
     mpi::isend(std::span(&out, 1), rank, 23).wait();
   });
   const auto before = ctx().stats();
-  EXPECT_EQ(ctx().run(rt, spin_until_received(rank, in)), 11);
+  EXPECT_EQ(ctx().run(rt, spin_until_received(rank, in, posted)), 11);
   late.join();
   const auto after = ctx().stats();
   EXPECT_EQ(after.handed_over - before.handed_over, 1u);
