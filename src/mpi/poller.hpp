@@ -155,6 +155,16 @@ class poll_set {
   /// a poll to the next before_idle or to the deadline's hand-over; a stale non-zero costs one
   /// try_lock.
   std::atomic<std::size_t> m_size{0};
+  /// The earliest deadline in the set (steady_clock ticks; max when empty), written under mx,
+  /// read without it by take_expired: a stale value is early (an op completed since), never
+  /// late, since add() lowers it under the lock before the op can expire.
+  std::atomic<clock::rep> m_earliest{clock::time_point::max().time_since_epoch().count()};
+  [[nodiscard]] clock::time_point earliest() const noexcept {
+    return clock::time_point(clock::duration(m_earliest.load(std::memory_order_relaxed)));
+  }
+  void set_earliest(clock::time_point t) noexcept {
+    m_earliest.store(t.time_since_epoch().count(), std::memory_order_relaxed);
+  }
   std::atomic<std::int64_t> m_poll_ns{0};
   std::atomic<std::int64_t> m_per_mib_ns{0};
   std::atomic<int> m_idle{0};  ///< idle workers of the watched runtimes
