@@ -105,7 +105,9 @@ class poll_set {
 
   /// The communication worker: ops whose deadline passed (or every op: `all`, for a fault or
   /// the end) go to `out`; the earliest deadline of those left (clock::time_point::max() if
-  /// none). try_lock unless `all`: a worker testing the set will hand over what expired.
+  /// none). Unless `all`: no lock at all before the earliest deadline (a lock taken then made
+  /// the polling worker's try_lock fail and park it), then try_lock (a worker testing the set
+  /// will hand over what expired).
   clock::time_point take_expired(std::vector<op*>& out, bool all);
 
   [[nodiscard]] bool empty() const noexcept { return m_size.load(std::memory_order_relaxed) == 0; }
