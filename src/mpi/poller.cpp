@@ -177,12 +177,12 @@ bool poll_set::idle_poll() noexcept {
   m_size.store(m_ops.size(), std::memory_order_relaxed);
   const bool more = did || !m_ops.empty();
   // Past worker_poll (a large message's extension of its window), an empty poll is followed by
-  // a yield, which leaves other threads of the rank a gap between two MPI_Testsome calls. Seen:
-  // in a TSan run of 4 ranks on 2 cores, a 1 MiB send started by another thread of the rank
-  // did not complete for the whole (60 s, a test's) window while the worker polled back to
-  // back; suspected cause, not shown: that thread waited for a lock of Open MPI's the poller
-  // retook at once. A young request (all of a small message's window) is polled back to back:
-  // its latency is what the polling is for.
+  // a yield: a worker may now poll a large request for milliseconds, and on a rank whose
+  // threads share the cores with other ranks this leaves them the core between two polls. (It
+  // was first added against a 60 s stall in TSan runs, which it did not cure: the cause was
+  // take_expired's lock, below. Its cost, a syscall per poll once a transfer is past
+  // worker_poll, was not measured apart.) A young request (all of a small message's window) is
+  // polled back to back: its latency is what the polling is for.
   const bool ease = !did && !young && !m_ops.empty();
   lk.unlock();
   if (ease) std::this_thread::yield();
