@@ -18,6 +18,7 @@ struct params {
   std::string sizes;                    ///< kernel-specific, empty: default
   std::string chol_sizes = "4096x256";  ///< cholesky: NxB[,NxB...]
   std::vector<std::string> runtimes;    ///< cholesky: which runtimes (empty: all built)
+  std::vector<std::size_t> pp_bytes;    ///< pingpong: message sizes (empty: 8 and 1 MiB)
 };
 
 /// Seconds of `f()`, every rank timed between two barriers (so the slowest rank counts).

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   app.add_option("--reps", p.reps, "repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--iters", p.iters, "round trips (pingpong) or steps (heat); 0: default");
   app.add_option("--size", p.sizes, "heat grid RxC (default 2048x2048)");
+  app.add_option("--pp-bytes", p.pp_bytes, "pingpong message sizes in bytes (default: 8 1048576)");
   app.add_option("--chol-sizes", p.chol_sizes, "cholesky sizes NxB[,NxB...] (default 4096x256)");
   app.add_option("--runtimes", p.runtimes, "cholesky runtimes (default: all built)")
       ->delimiter(',');
@@ -63,6 +64,10 @@ int main(int argc, char** argv) {
   app.add_option("--worker-poll-us", worker_poll_us,
                  "direct start: µs idle workers poll a pending request before the communication "
                  "worker takes it (0: at once; default: the module's)");
+  long per_mib_us = -1;
+  app.add_option("--worker-poll-per-mib-us", per_mib_us,
+                 "direct start: µs added to --worker-poll-us per MiB of the message (default: "
+                 "the module's)");
   long spin_us = -1;
   app.add_option("--spin-us", spin_us,
                  "shared progress: µs of polling after activity (default: the module's)");
@@ -77,6 +82,7 @@ int main(int argc, char** argv) {
                                        : locus::mpi::progress_mode::shared;
   if (spin_us >= 0) o.spin = std::chrono::microseconds(spin_us);
   if (worker_poll_us >= 0) o.worker_poll = std::chrono::microseconds(worker_poll_us);
+  if (per_mib_us >= 0) o.worker_poll_per_mib = std::chrono::microseconds(per_mib_us);
   o.direct = !funneled;
   // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
   // asked for here only when that peer runs (the context adopts this MPI; the others run on

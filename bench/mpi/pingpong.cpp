@@ -60,7 +60,9 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
   std::vector<result> out;
   if (ctx.size() < 2) return out;
   const int rank = ctx.rank();
-  for (std::size_t bytes : {std::size_t{8}, std::size_t{1} << 20}) {
+  const std::vector<std::size_t> sizes =
+      p.pp_bytes.empty() ? std::vector<std::size_t>{8, std::size_t{1} << 20} : p.pp_bytes;
+  for (std::size_t bytes : sizes) {
     const std::size_t iters = p.iters != 0 ? p.iters : bytes <= 64 ? 20000 : 200;
     std::vector<unsigned char> send(bytes), recv(bytes);
     fill(send, static_cast<unsigned>(rank));
@@ -93,6 +95,7 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           {"progress", ctx.opts().progress == mpi::progress_mode::shared ? "shared" : "dedicated"},
           {"direct", ctx.direct()},
           {"worker_poll_us", ctx.opts().worker_poll.count()},
+          {"worker_poll_per_mib_us", ctx.opts().worker_poll_per_mib.count()},
           {"iters", iters},
           {"reps", p.reps},
           {"median_s", s.median},

@@ -119,6 +119,11 @@ void context::watch(locus::runtime& rt) {
 void context::set_worker_poll(std::chrono::microseconds d) noexcept {
   detail::poll_set::instance().set_worker_poll(d);
 }
+void context::set_worker_poll(std::chrono::microseconds d,
+                              std::chrono::microseconds per_mib) noexcept {
+  detail::poll_set::instance().set_worker_poll(d);
+  detail::poll_set::instance().set_worker_poll_per_mib(per_mib);
+}
 
 void context::fail(const std::string& what) {
   m_e->fail_local("locus::mpi: rank " + std::to_string(rank()) + " failed: " + what);

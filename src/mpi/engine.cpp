@@ -186,7 +186,7 @@ void engine::init_mpi(int* argc, char*** argv) {
   }
   // Idle workers poll the pending direct requests (poller.hpp) when direct start is on (add()
   // is called only then); the set also carries the workers' idle count, used in both modes.
-  poll_set::instance().open(*this, m_opts.worker_poll);
+  poll_set::instance().open(*this, m_opts.worker_poll, m_opts.worker_poll_per_mib);
 }
 
 void engine::adopt_from_workers() {

@@ -67,6 +67,16 @@ std::string describe_bytes(std::size_t bytes, std::size_t elem) {
 /// A user operation: the arguments, and the completion the request shares.
 struct user_op final : op {
   user_op(const op_args& a, std::shared_ptr<completion> c) : args(a), done(std::move(c)) {}
+  /// A direct start's op, moved from the stack to the heap once its request is known to be
+  /// pending (submit): the live request goes with it (the flags are still their defaults).
+  user_op(user_op&& o) noexcept : args(o.args), done(std::move(o.done)) {
+    req = o.req;
+    o.req = MPI_REQUEST_NULL;
+  }
+  user_op(const user_op&) = delete;
+  user_op& operator=(const user_op&) = delete;
+  user_op& operator=(user_op&&) = delete;
+  ~user_op() override = default;
 
   int start(engine& e) override {
     if (adopted) return MPI_SUCCESS;  // started by the task (direct); req is live
@@ -153,16 +163,20 @@ struct user_op final : op {
   throw error(prefix(a, rank) + ": " + what, rank);
 }
 
+// On every operation's path: the messages (and their allocations) are built only for an error.
+std::string rank_range(int size) {
+  return "[0, " + std::to_string(size) + ")";
+}
+
 void check(const op_args& a, const engine& e) {
   const int rank = e.rank(), size = e.size();
-  const std::string ranks = "[0, " + std::to_string(size) + ")";
   switch (a.kind) {
     case op_kind::send:
     case op_kind::recv: {
       const bool wild = a.kind == op_kind::recv;
       if (!(a.peer >= 0 && a.peer < size) && !(wild && a.peer == any_source))
         bad_input(a, rank,
-                  "unknown rank " + std::to_string(a.peer) + " (ranks are " + ranks +
+                  "unknown rank " + std::to_string(a.peer) + " (ranks are " + rank_range(size) +
                       (wild ? ", or any_source)" : ")"));
       if (!(a.tag >= 0 && a.tag < e.tag_limit()) && !(wild && a.tag == any_tag))
         bad_input(a, rank,
@@ -182,7 +196,8 @@ void check(const op_args& a, const engine& e) {
       break;
   }
   if ((a.kind == op_kind::bcast || a.kind == op_kind::reduce) && !(a.peer >= 0 && a.peer < size))
-    bad_input(a, rank, "unknown root " + std::to_string(a.peer) + " (ranks are " + ranks + ")");
+    bad_input(a, rank,
+              "unknown root " + std::to_string(a.peer) + " (ranks are " + rank_range(size) + ")");
   if (a.count > static_cast<std::size_t>(INT_MAX))
     bad_input(a, rank,
               std::to_string(a.count) + " elements exceed MPI's int count (" +
@@ -196,33 +211,38 @@ std::shared_ptr<completion> submit(const op_args& a) {
   check(a, e);
   if (e.faulted()) throw error(e.fault_message(), e.fault_origin());
   auto c = std::make_shared<completion>();
-  auto* o = new user_op(a, c);
   if (e.direct() && (a.kind == op_kind::send || a.kind == op_kind::recv)) {
     // MPI_THREAD_MULTIPLE: start it here and test it once; only a pending one goes to the
     // communication worker (context.hpp, Direct start). Every point-to-point start of this
     // rank takes this path, so MPI's order between one thread's messages is the program's.
-    if (const int err = o->start(e); err != MPI_SUCCESS) {
-      o->fail(e, mpi_error_text(err), e.rank());
-      delete o;
+    // The op lives on this stack until it is known to be pending (most are done at once: an
+    // eager send, a message already there): one allocation per operation fewer.
+    user_op local(a, c);
+    if (const int err = local.start(e); err != MPI_SUCCESS) {
+      local.fail(e, mpi_error_text(err), e.rank());
       return c;
     }
     int flag = 0;
     MPI_Status st{};
-    const int err = MPI_Test(&o->req, &flag, &st);
+    const int err = MPI_Test(&local.req, &flag, &st);
     if (flag != 0 || err != MPI_SUCCESS) {
-      o->req = MPI_REQUEST_NULL;
-      (void)o->complete(e, st, err);
-      delete o;
+      local.req = MPI_REQUEST_NULL;
+      (void)local.complete(e, st, err);
       return c;
     }
-    // Pending: on a locus worker, the runtime's idle workers poll it first (poller.hpp), so the
-    // task may resume on a worker without the communication worker; past options::worker_poll
-    // (or off the workers) the communication worker progresses it.
+    // Pending: the live request moves to a heap op. On a locus worker, the runtime's idle
+    // workers poll it first (poller.hpp), so the task may resume on a worker without the
+    // communication worker; past its window (options::worker_poll, plus worker_poll_per_mib
+    // pro rata of the size; or off the workers) the communication worker progresses it.
+    auto* o = new user_op(std::move(local));
     if (const ext::core_ref core = ext::core_ref::current(); core) {
-      if (poll_set::instance().add(o, core.raw())) return c;
+      if (poll_set::instance().add(o, core.raw(), a.count)) return c;
     }
     o->adopted = true;
+    e.submit(o);
+    return c;
   }
+  auto* o = new user_op(a, c);
   e.submit(o);
   return c;
 }

@@ -2,8 +2,11 @@
 // idle workers test it (poller.hpp says why and the bound).
 #include "poller.hpp"
 
+#include <algorithm>
+
 #include <memory>
 #include <new>
+#include <thread>
 
 #include "engine.hpp"
 #include "locus/ext/core.hpp"
@@ -47,10 +50,12 @@ poll_set& poll_set::instance() noexcept {
   return *s;
 }
 
-void poll_set::open(engine& e, std::chrono::microseconds worker_poll) {
+void poll_set::open(engine& e, std::chrono::microseconds worker_poll,
+                    std::chrono::microseconds per_mib) {
   std::lock_guard lk(m_mx);
   m_e = &e;
   set_worker_poll(worker_poll);
+  set_worker_poll_per_mib(per_mib);
 }
 
 void poll_set::close(std::vector<op*>& out) {
@@ -64,13 +69,15 @@ void poll_set::erase(std::size_t i) {
   m_ops[i] = m_ops[last];
   m_reqs[i] = m_reqs[last];
   m_deadline[i] = m_deadline[last];
+  m_young_until[i] = m_young_until[last];
   m_ops.pop_back();
   m_reqs.pop_back();
   m_deadline.pop_back();
+  m_young_until.pop_back();
 }
 
-bool poll_set::add(op* o, void* core) {
-  const auto poll = worker_poll();
+bool poll_set::add(op* o, void* core, std::size_t bytes) {
+  const auto poll = window(bytes);
   if (poll.count() <= 0) return false;
   {
     std::lock_guard lk(m_mx);
@@ -80,7 +87,10 @@ bool poll_set::add(op* o, void* core) {
     if (m_e == nullptr || m_e->faulted()) return false;
     m_ops.push_back(o);
     m_reqs.push_back(o->req);
-    m_deadline.push_back(clock::now() + poll);
+    const auto now = clock::now();
+    m_deadline.push_back(now + poll);
+    if (now + poll < earliest()) set_earliest(now + poll);
+    m_young_until.push_back(now + worker_poll());
     m_size.store(m_ops.size(), std::memory_order_relaxed);
   }
   watch(core);
@@ -149,20 +159,47 @@ bool poll_set::idle_poll() noexcept {
   // Hand over what passed its deadline: the communication worker progresses it from here (its
   // submit wakes it if it sleeps), and this worker may go on to park.
   const auto now = clock::now();
+  bool young = false;
+  auto next = clock::time_point::max();
   for (std::size_t i = m_ops.size(); i-- > 0;) {
-    if (m_deadline[i] > now) continue;
+    if (m_young_until[i] > now) young = true;
+    if (m_deadline[i] > now) {
+      next = std::min(next, m_deadline[i]);
+      continue;
+    }
     op* o = m_ops[i];
     erase(i);
     o->adopted = true;
     handed.fetch_add(1, std::memory_order_relaxed);
     e.submit(o);
   }
+  set_earliest(next);
   m_size.store(m_ops.size(), std::memory_order_relaxed);
-  return did || !m_ops.empty();
+  const bool more = did || !m_ops.empty();
+  // Past worker_poll (a large message's extension of its window), an empty poll is followed by
+  // a yield: a worker may now poll a large request for milliseconds, and on a rank whose
+  // threads share the cores with other ranks this leaves them the core between two polls. (It
+  // was first added against a 60 s stall in TSan runs, which it did not cure: the cause was
+  // take_expired's lock, below. Its cost, a syscall per poll once a transfer is past
+  // worker_poll, was not measured apart.) A young request (all of a small message's window) is
+  // polled back to back: its latency is what the polling is for.
+  const bool ease = !did && !young && !m_ops.empty();
+  lk.unlock();
+  if (ease) std::this_thread::yield();
+  return more;
 }
 
 poll_set::clock::time_point poll_set::take_expired(std::vector<op*>& out, bool all) {
   if (!all && m_size.load(std::memory_order_relaxed) == 0) return clock::time_point::max();
+  // Nothing can have expired before the earliest deadline: no lock taken then. The
+  // communication worker calls this on every turn of its loop, and its try_lock, when it won,
+  // made an idle worker's try_lock fail, so that the only poller of the set went to look for
+  // work and parked: the request then waited for its deadline (seen in TSan runs: a 1 MiB
+  // receive stalled for a test's 60 s window).
+  if (!all) {
+    const auto first = earliest();
+    if (clock::now() < first) return first;
+  }
   std::unique_lock lk(m_mx, std::defer_lock);
   if (all)
     lk.lock();
@@ -181,6 +218,7 @@ poll_set::clock::time_point poll_set::take_expired(std::vector<op*>& out, bool a
       earliest = m_deadline[i];
     }
   }
+  set_earliest(earliest);
   m_size.store(m_ops.size(), std::memory_order_relaxed);
   return earliest;
 }

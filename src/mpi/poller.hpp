@@ -6,17 +6,19 @@
 // completed it and posted the awaiting frame to its place's pool: two thread hand-offs (the
 // communication worker's wake-up, then the task's worker's), each waiting for a core. Now such
 // a request started on a locus worker goes to the poll set first, for at most
-// `options::worker_poll` (its deadline): a worker whose own deque ran empty tests the set
-// (ext::observer::before_idle, installed on the task's runtime by the first such request),
-// completes what finished on its own thread (the event's waiter is pushed onto that worker's
-// deque when the frame's place is the worker's, ext/ready.hpp) and pops it at once. A request
-// still pending at its deadline is handed to the communication worker (op::adopted), by the
+// `options::worker_poll` plus `worker_poll_per_mib` pro rata of its size (its deadline: a
+// large message moves at memory bandwidth once matched, and a hand-over in mid-transfer cost
+// 1 MiB ping-pong 20 %, docs/benchmarks-mpi.md 2026-11-26b): a worker whose own deque ran empty
+// tests the set (ext::observer::before_idle, installed on the task's runtime by the first such
+// request), completes what finished on its own thread (the event's waiter is pushed onto that
+// worker's deque when the frame's place is the worker's, ext/ready.hpp) and pops it at once. A
+// request still pending at its deadline is handed to the communication worker (op::adopted), by the
 // worker that finds it so or, when no worker is idle, by the communication worker itself
 // (take_expired, at its next wake-up, which it schedules for the earliest deadline).
 //
 // The bound ("without spinning a core when nothing is pending"): a worker polls, instead of
 // looking for work elsewhere and parking, only while the set holds a request younger than its
-// deadline: at most `worker_poll` after the last request was added. An empty set costs an idle
+// deadline: at most `window(bytes)` after the last request was added. An empty set costs an idle
 // worker one relaxed load per before_idle.
 //
 // Ownership: an op in the set belongs to the set; every MPI call on its request is made under
@@ -59,13 +61,14 @@ class poll_set {
 
   /// The engine opens the set once MPI is up (worker_poll > 0 and direct start) and closes it
   /// before it finalises: then every op still in the set goes to `out` (the engine's to fail).
-  void open(engine& e, std::chrono::microseconds worker_poll);
+  void open(engine& e, std::chrono::microseconds worker_poll, std::chrono::microseconds per_mib);
   void close(std::vector<op*>& out);
 
-  /// A task on a worker of runtime `core` (its ext::core_ref as a raw pointer) started `o`,
-  /// still pending. False if the set is closed or a fault is known: the caller hands it to the
-  /// communication worker as before. Watches that runtime.
-  bool add(op* o, void* core);
+  /// A task on a worker of runtime `core` (its ext::core_ref as a raw pointer) started `o`, a
+  /// message of `bytes`, still pending; its deadline is now + window(bytes). False if the set is
+  /// closed or a fault is known: the caller hands it to the communication worker as before. Watches
+  /// that runtime.
+  bool add(op* o, void* core, std::size_t bytes);
 
   /// Installs the observer (idle polls, idle counts) on runtime `core` once. Any thread.
   void watch(void* core);
@@ -102,7 +105,9 @@ class poll_set {
 
   /// The communication worker: ops whose deadline passed (or every op: `all`, for a fault or
   /// the end) go to `out`; the earliest deadline of those left (clock::time_point::max() if
-  /// none). try_lock unless `all`: a worker testing the set will hand over what expired.
+  /// none). Unless `all`: no lock at all before the earliest deadline (a lock taken then made
+  /// the polling worker's try_lock fail and park it), then try_lock (a worker testing the set
+  /// will hand over what expired).
   clock::time_point take_expired(std::vector<op*>& out, bool all);
 
   [[nodiscard]] bool empty() const noexcept { return m_size.load(std::memory_order_relaxed) == 0; }
@@ -113,6 +118,20 @@ class poll_set {
   [[nodiscard]] std::chrono::microseconds worker_poll() const noexcept {
     return std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::nanoseconds(m_poll_ns.load(std::memory_order_relaxed)));
+  }
+  void set_worker_poll_per_mib(std::chrono::microseconds d) noexcept {
+    m_per_mib_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(),
+                       std::memory_order_relaxed);
+  }
+  /// How long a pending request of `bytes` stays in the set: worker_poll + bytes x
+  /// worker_poll_per_mib / MiB; 0 if worker_poll is 0 (polling off). The product in double,
+  /// so that no size and rate overflow it.
+  [[nodiscard]] std::chrono::nanoseconds window(std::size_t bytes) const noexcept {
+    const std::int64_t base = m_poll_ns.load(std::memory_order_relaxed);
+    if (base <= 0) return std::chrono::nanoseconds(0);
+    const double per_mib = double(m_per_mib_ns.load(std::memory_order_relaxed));
+    const double extra = per_mib > 0 ? double(bytes) * per_mib / double(1 << 20) : 0.0;
+    return std::chrono::nanoseconds(base + static_cast<std::int64_t>(extra));
   }
 
   // Counters (relaxed: statistics).
@@ -130,13 +149,26 @@ class poll_set {
   std::vector<op*> m_ops;
   std::vector<MPI_Request> m_reqs;
   std::vector<clock::time_point> m_deadline;
+  std::vector<clock::time_point>
+      m_young_until;  ///< start + worker_poll (the size's extension after)
   std::vector<int> m_idx;
   std::vector<MPI_Status> m_st;
   /// m_ops.size(), for the lock-free look of an idle worker. Relaxed: a stale zero only delays
   /// a poll to the next before_idle or to the deadline's hand-over; a stale non-zero costs one
   /// try_lock.
   std::atomic<std::size_t> m_size{0};
+  /// The earliest deadline in the set (steady_clock ticks; max when empty), written under mx,
+  /// read without it by take_expired: a stale value is early (an op completed since), never
+  /// late, since add() lowers it under the lock before the op can expire.
+  std::atomic<clock::rep> m_earliest{clock::time_point::max().time_since_epoch().count()};
+  [[nodiscard]] clock::time_point earliest() const noexcept {
+    return clock::time_point(clock::duration(m_earliest.load(std::memory_order_relaxed)));
+  }
+  void set_earliest(clock::time_point t) noexcept {
+    m_earliest.store(t.time_since_epoch().count(), std::memory_order_relaxed);
+  }
   std::atomic<std::int64_t> m_poll_ns{0};
+  std::atomic<std::int64_t> m_per_mib_ns{0};
   std::atomic<int> m_idle{0};  ///< idle workers of the watched runtimes
   std::atomic<int> m_busy{0};  ///< busy workers of the watched runtimes
   std::atomic<bool> m_wake_on_idle{false};

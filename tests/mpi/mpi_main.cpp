@@ -3,6 +3,7 @@
 // order, so the tests may use collectives.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -20,6 +21,26 @@ locus::mpi::context& ctx() {
 locus::runtime& rt() {
   return *g_rt;
 }
+
+/// Prints a failed assertion, and the test it failed in, on a rank other than 0. The test's
+/// name is kept from OnTestStart: asking UnitTest::current_test_info() here deadlocks (gtest
+/// holds its mutex while it reports a part result).
+class failure_printer final : public ::testing::EmptyTestEventListener {
+ public:
+  explicit failure_printer(int rank) : m_rank(rank) {}
+  void OnTestStart(const ::testing::TestInfo& t) override {
+    m_test = std::string(t.test_suite_name()) + "." + t.name();
+  }
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (!r.failed()) return;
+    std::fprintf(stderr, "rank %d: %s: %s:%d: Failure\n%s\n", m_rank, m_test.c_str(),
+                 r.file_name() != nullptr ? r.file_name() : "?", r.line_number(), r.message());
+  }
+
+ private:
+  int m_rank;
+  std::string m_test = "?";
+};
 }  // namespace locus_mpi_test
 
 int main(int argc, char** argv) {
@@ -36,9 +57,12 @@ int main(int argc, char** argv) {
   if (cfg.workers == 0) cfg.workers = 2;
   g_rt = std::make_unique<locus::runtime>(cfg);
   if (g_ctx->rank() != 0) {
-    // Only rank 0 prints gtest's progress; a failure on another rank still prints and fails.
+    // Only rank 0 prints gtest's progress; a failure on another rank still prints (below, with
+    // its rank: removing the default printer alone hid it, and the job only said that a rank
+    // exited with 1) and fails.
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new failure_printer(g_ctx->rank()));
   }
   const int rc = RUN_ALL_TESTS();
   g_rt.reset();

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <span>
 #include <thread>
+#include <vector>
 
 #include "mpi_support.hpp"
 
@@ -26,10 +27,15 @@ locus::runtime one_worker() {
   return locus::runtime(cfg);
 }
 
-/// Restores options::worker_poll when a test ends.
+/// Restores options::worker_poll and worker_poll_per_mib when a test ends.
 struct worker_poll_guard {
-  explicit worker_poll_guard(std::chrono::microseconds d) { ctx().set_worker_poll(d); }
-  ~worker_poll_guard() { ctx().set_worker_poll(ctx().opts().worker_poll); }
+  explicit worker_poll_guard(std::chrono::microseconds d,
+                             std::chrono::microseconds per_mib = ctx().opts().worker_poll_per_mib) {
+    ctx().set_worker_poll(d, per_mib);
+  }
+  ~worker_poll_guard() {
+    ctx().set_worker_poll(ctx().opts().worker_poll, ctx().opts().worker_poll_per_mib);
+  }
   worker_poll_guard(const worker_poll_guard&) = delete;
   worker_poll_guard& operator=(const worker_poll_guard&) = delete;
 };
@@ -99,11 +105,61 @@ TEST(MpiPoll, AWorkerPollsUntilTheDeadlineThenHandsTheRequestOverAndSleeps) {
   EXPECT_GE(after.worker_polls - before.worker_polls, 1u);
 }
 
+// A request's window grows with its size (options::worker_poll_per_mib): a 1 MiB receive whose
+// message comes 20 ms after it was posted is still the idle worker's when worker_poll alone
+// (1 ms) has long passed, and completes there; with worker_poll_per_mib 0 the same receive is
+// handed to the communication worker (the message is sent once the hand-over is seen). 60 s per
+// MiB: no hand-over however slow the machine. The message is sent only after the receive was
+// posted (a loaded machine may start the task late), so the receive is always pending.
+locus::task<bool> receive_posted(int rank, std::vector<unsigned char>& in, int tag,
+                                 std::atomic<bool>& posted) {
+  auto r = mpi::irecv(in, rank, tag);
+  const bool pending = !r.ready();
+  posted = true;
+  co_await r;
+  co_return pending;
+}
+
+TEST(MpiPoll, ALargeMessageIsPolledForLongerThanASmallOne) {
+  if (!ctx().direct()) GTEST_SKIP() << "funneled: workers do not poll";
+  const int rank = ctx().rank();
+  for (const bool scaled : {true, false}) {
+    SCOPED_TRACE(scaled ? "60 s per MiB" : "0 per MiB");
+    const worker_poll_guard g(1ms, scaled ? std::chrono::microseconds(60s) : 0us);
+    auto rt = one_worker();
+    const int tag = scaled ? 24 : 25;
+    std::vector<unsigned char> out(std::size_t{1} << 20), in(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<unsigned char>(i * 7 + rank);
+    std::atomic<bool> posted{false};
+    const auto before = ctx().stats();
+    std::thread late([&] {
+      const auto give_up = std::chrono::steady_clock::now() + 10s;
+      while (!posted.load() && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
+      std::this_thread::sleep_for(20ms);
+      while (!scaled && ctx().stats().handed_over == before.handed_over &&
+             std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(1ms);
+      mpi::isend(out, rank, tag).wait();  // off the workers: the communication worker's
+    });
+    EXPECT_TRUE(ctx().run(rt, receive_posted(rank, in, tag, posted)));
+    late.join();
+    const auto after = ctx().stats();
+    EXPECT_EQ(in, out);
+    EXPECT_EQ(after.handed_over - before.handed_over, scaled ? 0u : 1u);
+    EXPECT_EQ(after.worker_completed - before.worker_completed, scaled ? 1u : 0u);
+  }
+}
+
 // No worker is idle (the task spins on its own worker until its receive is done): the
 // communication worker takes the request over at its deadline and completes it. Without the
-// take-over the spin would give up after 10 s and the task return -1.
-locus::task<long> spin_until_received(int rank, long& in) {
+// take-over the spin would give up after 10 s and the task return -1. The message is sent 20 ms
+// after the receive was posted (a loaded machine may start the task later than 20 ms after the
+// test: the receive then found its message at once, and nothing was handed over).
+locus::task<long> spin_until_received(int rank, long& in, std::atomic<bool>& posted) {
   auto r = mpi::irecv(std::span(&in, 1), rank, 23);
+  posted = true;
   const auto give_up = std::chrono::steady_clock::now() + 10s;
   while (!r.ready() && std::chrono::steady_clock::now() < give_up)
     std::this_thread::yield();
@@ -118,12 +174,16 @@ TEST(MpiPoll, TheCommunicationWorkerTakesOverWhenNoWorkerIsIdle) {
   auto rt = one_worker();
   const int rank = ctx().rank();
   long in = 0, out = 11;
+  std::atomic<bool> posted{false};
   std::thread late([&] {
+    const auto give_up = std::chrono::steady_clock::now() + 10s;
+    while (!posted.load() && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(1ms);
     std::this_thread::sleep_for(20ms);
     mpi::isend(std::span(&out, 1), rank, 23).wait();
   });
   const auto before = ctx().stats();
-  EXPECT_EQ(ctx().run(rt, spin_until_received(rank, in)), 11);
+  EXPECT_EQ(ctx().run(rt, spin_until_received(rank, in, posted)), 11);
   late.join();
   const auto after = ctx().stats();
   EXPECT_EQ(after.handed_over - before.handed_over, 1u);

@@ -20,7 +20,8 @@
 // call MPI_Isend / MPI_Irecv and one MPI_Test on the task's own thread: an operation done at
 // once (an eager send, a message already there) completes without the communication worker.
 // One still pending is polled by the runtime's idle workers (a worker with nothing to run tests
-// it and resumes the task itself) for at most options::worker_poll, then handed to the
+// it and resumes the task itself) for at most options::worker_poll (plus worker_poll_per_mib
+// per MiB of the message), then handed to the
 // communication worker to progress. Collectives and every operation of an
 // MPI without MULTIPLE are funneled as below. Two sends of one task keep MPI's order either way
 // (all of one rank's point-to-point starts take the same path).
@@ -79,6 +80,12 @@ struct options {
   /// idle worker polls instead of parking only while such a request is younger than this.
   /// 0: pending requests go to the communication worker at once.
   std::chrono::microseconds worker_poll{100};
+  /// Direct start: added to worker_poll per MiB of the message (pro rata), so that a large
+  /// message, which takes its size over the memory bandwidth to move once matched, is not
+  /// handed over in mid-transfer (the hand-over costs the communication worker's wake-up and
+  /// the frame's trip through its place's pool). 1000 µs per MiB (a floor of ~1 GB/s): a
+  /// 1 MiB request is polled up to 1.1 ms, an 8-byte one 100 µs. 0: worker_poll for every size.
+  std::chrono::microseconds worker_poll_per_mib{1000};
 };
 
 namespace detail {
@@ -169,6 +176,8 @@ class context {
   void watch(locus::runtime& rt);
   /// Changes options::worker_poll for requests started from now on (tests, benchmarks).
   void set_worker_poll(std::chrono::microseconds d) noexcept;
+  /// Changes options::worker_poll and worker_poll_per_mib for requests started from now on.
+  void set_worker_poll(std::chrono::microseconds d, std::chrono::microseconds per_mib) noexcept;
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
 
  private:
