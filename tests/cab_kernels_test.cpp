@@ -5,6 +5,7 @@
 #ifdef LOCUS_TEST_KERNELS
 
 #include <gtest/gtest.h>
+#include <cstddef>
 #include <locus/cab.hpp>
 #include <locus/ext/core.hpp>
 #include <locus/locus.hpp>
@@ -75,6 +76,8 @@ TEST(cab_kernels, heat_has_the_inter_socket_tasks_of_its_boundary_level) {
   EXPECT_EQ(s.root_depth, 1);
   EXPECT_EQ(s.leaf_depth, 3);
   EXPECT_EQ(s.branching, 2u);
+  // S_d is the grid a step reads (rows 0 to nx - 1 of `from`: 256 x 256 doubles), not both.
+  EXPECT_EQ(s.data_bytes, std::size_t{256} * 256 * sizeof(double));
   EXPECT_GE(s.inter_spawns, 30u);  // 10 steps at least
   EXPECT_EQ(s.inter_spawns % 3, 0u) << s.inter_spawns;
   EXPECT_EQ(s.leaf_spawns * 3, s.inter_spawns * 2) << s.leaf_spawns << " / " << s.inter_spawns;

@@ -180,12 +180,32 @@ bool cab_impl::may_sleep(ext::worker_ref w) noexcept {
 /// place's mailbox and the own squad's pool (a worker that read `undecided` just before the
 /// run's first spawn decided may find the tier's first task there; a decision replaced
 /// between runs may leave one: counted as the head's takes are).
+///
+/// The first spawn's window. This worker read `undecided` (or plain) when its look began; the
+/// run's first spawn with data may decide a tier meanwhile and its squad's workers push
+/// intra-socket work, which a steal from another squad's worker must not carry off. No lock
+/// is needed to tell: a push of intra-socket work happens after its worker read (or, for the
+/// deciding spawn, published) the tiered decision, and the steal that takes the item
+/// synchronises with the push (the deque's release/acquire), so the decision read again
+/// (acquire) after the steal is that one or a later one. Read plain or undecided, the item was
+/// pushed before any tier and goes anywhere; read tiered or manual with the victim in another
+/// squad, the item may be intra-socket work of the victim's squad, and it is posted to that
+/// squad's place (its mailbox, served by its workers only, as frames sent home are): one
+/// acquire load per successful steal, nothing on the spawn path.
 bool cab_impl::plain(ext::worker_ref w, ext::work_item& out) {
   const unsigned n = w.num_workers();
+  const unsigned here = m_layout.socket_of[w.index()];
   for (unsigned k = 0; k + 1 < n; ++k) {
     unsigned v = w.random_below(n - 1);
     if (v >= w.index()) ++v;
-    if (w.steal_from(v, out)) return true;
+    if (!w.steal_from(v, out)) continue;
+    const unsigned theirs = m_layout.socket_of[v];
+    if (theirs == here) return true;
+    const mode now = m_now.load(std::memory_order_acquire)->m;
+    if (now != mode::tiered && now != mode::manual) return true;
+    w.core().post(w.core().place_of(head_of(theirs)), out.bits);
+    m_sent_home.fetch_add(1, std::memory_order_relaxed);
+    return false;  // look again from the top, under the decision now in force
   }
   if (w.take_mail(w.place(), out)) return true;
   if (!w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out)) return false;
