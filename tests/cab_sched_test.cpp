@@ -216,12 +216,30 @@ TEST(CabScheduler, HeatHasTheInterSocketTasksOfItsBoundaryLevelEachRunByOneSquad
   check_tiers("sockets=3,cores=1", 3, 5, 4);
 }
 
-// The run's first spawn decides the tier while idle workers look for work as plain stealing
+/// A task without data that keeps its worker busy for `n` additions.
+locus::task<void> busy(int n) {
+  volatile long sink = 0;
+  for (int i = 0; i < n; ++i)
+    sink = sink + i;
+  co_return;
+}
+
+/// A run's root without data: a fan of busy tasks of different lengths (spawned before any
+/// decision, so the workers that run them come back looking for work as plain stealing does,
+/// at different times), then the sweep, whose first spawn decides the tier.
+locus::task<void> busy_then_sweep(sweep* sw, int fan) {
+  for (int i = 0; i < fan; ++i)
+    co_await locus::spawn(busy(2000 * (1 + i % 8)));
+  co_await sw->node(0, sw->a.size());
+  co_await locus::sync();
+}
+
+// The run's first spawn decides the tier while other workers look for work as plain stealing
 // does; every first iteration (a fresh locus::iterate decides anew) keeps each leaf
 // inter-socket task's leaves on one squad. Many short first iterations on 8 workers
-// oversubscribed on the host, so that some look begins before a decision and steals after it
-// (stats::sent_home counts those; how many is the host's chance, so it is reported, not
-// checked).
+// oversubscribed on the host, each root first spawning busy tasks so that workers are looking
+// when the decision comes (stats::sent_home counts the items sent back; how many is the
+// host's chance, so it is reported, not checked).
 TEST(CabScheduler, TheFirstIterationKeepsEveryLeafTaskOnOneSquad) {
   for (const int bl : {locus::cab_params::k_auto, 4}) {
     locus::cab_params p;
@@ -230,9 +248,9 @@ TEST(CabScheduler, TheFirstIterationKeepsEveryLeafTaskOnOneSquad) {
     const locus::ext::core_ref core = locus::ext::core_ref::of(rt);
     sweep sw(8192, 64);
     sw.work = 500;
-    constexpr int k_runs = 60;
+    constexpr int k_runs = 100;
     for (int run = 0; run < k_runs; ++run) {
-      (void)locus::iterate(rt, 1, [&](std::size_t) { return sw.node(0, sw.a.size()); });
+      (void)locus::iterate(rt, 1, [&](std::size_t) { return busy_then_sweep(&sw, 12); });
       const int level = locus::cab::stats_of(core).boundary_level;
       ASSERT_GE(level, 1);
       (void)expect_one_squad_per_leaf_task(sw, core, level, 0);
