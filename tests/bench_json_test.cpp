@@ -18,6 +18,7 @@
 #include "harness/json.hpp"
 #include "harness/report.hpp"
 #include "harness/results.hpp"
+#include "harness/scheduler_stats.hpp"
 #include "harness/table.hpp"
 
 namespace {
@@ -230,6 +231,69 @@ TEST(bench_json, an_iterative_run_reports_one_record_per_iteration) {
   c.kernel = bench::find_kernel("heat");
   const json res = json::parse(bench::dump(bench::result_json(bench::summarize(c, {r}))));
   EXPECT_EQ(res["stats"]["iterations"].size(), 6u);
+}
+
+// cab's own counts (cab::stats_of): every field under its own name; the values are distinct,
+// so a field left out or written under another's name fails.
+TEST(bench_json, cab_stats_have_every_field_under_its_name) {
+  locus::cab::stats s;
+  s.boundary_level = 5;
+  s.root_depth = 1;
+  s.leaf_depth = 6;
+  s.branching = 2;
+  s.data_bytes = 63438848;
+  s.cache_bytes = 6291456;
+  s.squads = 4;
+  s.inter_spawns = 31;
+  s.leaf_spawns = 16;
+  s.pool_takes = 17;
+  s.cross_squad_takes = 3;
+  s.manual_spawns = 7;
+  s.sent_home = 11;
+  const json v = json::parse(bench::dump(bench::cab_json(s)));
+  const json expected = json::parse(
+      R"({"boundary_level":5,"root_depth":1,"leaf_depth":6,"branching":2,"data_bytes":63438848,)"
+      R"("cache_bytes":6291456,"squads":4,"inter_spawns":31,"leaf_spawns":16,"pool_takes":17,)"
+      R"("cross_squad_takes":3,"manual_spawns":7,"sent_home":11})");
+  EXPECT_EQ(v, expected) << bench::dump(v);
+  // Undecided (-1) stays signed.
+  EXPECT_EQ(bench::cab_json(locus::cab::stats{})["boundary_level"].get<int>(), -1);
+}
+
+// A run under cab carries stats.cab with what Eq. 4 decided, into the result's JSON: heat
+// 64x64x6 on 2 sockets of 1 MiB: M = 2, S_d the grid a step reads (64 x 64 doubles, 32 KiB:
+// fits), B = 2, so BL = 1 + log2 2 = 2 with the split at depth 1 and the leaf inter-socket
+// tasks at depth 2; each run (the first touch, then 6 steps) spawns one of them (the other
+// half is called). A slaw run has no stats.cab.
+TEST(bench_json, a_cab_run_reports_its_decision_under_stats_cab) {
+  bench::rep_result r;
+  {
+    const scoped_env sched("LOCUS_SCHEDULER", "cab");
+    r = accounted_run("heat", "64x64x6");
+  }
+  ASSERT_TRUE(r.ok) << r.detail;
+  ASSERT_TRUE(r.verified) << r.detail;
+  const json* cab = bench::member(r.stats, "cab");
+  ASSERT_NE(cab, nullptr) << bench::dump(r.stats);
+  EXPECT_EQ((*cab)["squads"].get<unsigned>(), 2u);
+  EXPECT_EQ((*cab)["cache_bytes"].get<std::size_t>(), std::size_t{1} << 20);
+  EXPECT_EQ((*cab)["data_bytes"].get<std::size_t>(), std::size_t{64} * 64 * sizeof(double));
+  EXPECT_EQ((*cab)["branching"].get<unsigned>(), 2u);
+  EXPECT_EQ((*cab)["boundary_level"].get<int>(), 2);
+  EXPECT_EQ((*cab)["root_depth"].get<int>(), 1);
+  EXPECT_EQ((*cab)["leaf_depth"].get<int>(), 2);
+  EXPECT_EQ((*cab)["inter_spawns"].get<std::uint64_t>(), 7u) << bench::dump(*cab);
+  EXPECT_EQ((*cab)["leaf_spawns"].get<std::uint64_t>(), 7u) << bench::dump(*cab);
+  EXPECT_EQ((*cab)["manual_spawns"].get<std::uint64_t>(), 0u);
+  for (const json& rec : r.stats["iterations"])
+    EXPECT_EQ(rec["scheduler"].get<std::string>(), "cab");
+  bench::bench_config c;
+  c.kernel = bench::find_kernel("heat");
+  const json res = json::parse(bench::dump(bench::result_json(bench::summarize(c, {r}))));
+  EXPECT_EQ(res["stats"]["cab"], *cab);
+  const bench::rep_result plain = accounted_run("heat", "64x64x6");
+  ASSERT_TRUE(plain.ok) << plain.detail;
+  EXPECT_EQ(bench::member(plain.stats, "cab"), nullptr) << bench::dump(plain.stats);
 }
 
 TEST(bench_json, a_kernel_that_does_not_iterate_reports_no_iterations) {

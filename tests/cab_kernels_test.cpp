@@ -5,6 +5,7 @@
 #ifdef LOCUS_TEST_KERNELS
 
 #include <gtest/gtest.h>
+#include <cstddef>
 #include <locus/cab.hpp>
 #include <locus/ext/core.hpp>
 #include <locus/locus.hpp>
@@ -75,9 +76,42 @@ TEST(cab_kernels, heat_has_the_inter_socket_tasks_of_its_boundary_level) {
   EXPECT_EQ(s.root_depth, 1);
   EXPECT_EQ(s.leaf_depth, 3);
   EXPECT_EQ(s.branching, 2u);
+  // S_d is the grid a step reads (rows 0 to nx - 1 of `from`: 256 x 256 doubles), not both.
+  EXPECT_EQ(s.data_bytes, std::size_t{256} * 256 * sizeof(double));
   EXPECT_GE(s.inter_spawns, 30u);  // 10 steps at least
   EXPECT_EQ(s.inter_spawns % 3, 0u) << s.inter_spawns;
   EXPECT_EQ(s.leaf_spawns * 3, s.inter_spawns * 2) << s.leaf_spawns << " / " << s.inter_spawns;
+}
+
+// Under locus::iterate the first step's decision is kept while the grids swap roles: the root
+// of step 0 reads a (rows 0 to nx - 1) and writes b (rows 1 to nx - 2), so in odd steps the
+// first half's read range (b from row 0) reaches one row past the root's b range. Each step's
+// four leaf inter-socket tasks (BL 3) must still go to the four squads owning their rows:
+// every socket's workers touch about a quarter of the bytes in every step (with the halo
+// taken by its containment alone, odd steps put two quarters on one squad: 50%).
+TEST(cab_kernels, heat_keeps_one_quarter_per_squad_in_every_step) {
+  const bench::kernel_info* k = bench::find_kernel("heat");
+  ASSERT_NE(k, nullptr);
+  locus::config cfg;
+  cfg.scheduler = locus::scheduler_kind::cab;
+  cfg.workers = 4;
+  cfg.topology = "sockets=4,cores=1,l3=64KiB";
+  cfg.pin = false;
+  cfg.accounting = true;
+  cfg.cab.boundary_level = 3;
+  locus::runtime rt{cfg};
+  const bench::outcome out = k->implementation(runtime_kind::locus)(
+      bench::args{"256x256x6", 4, &rt, bench::schedule_mode::random, {}});
+  EXPECT_TRUE(out.verified) << out.detail;
+  const auto recs = rt.stats().iterations;
+  ASSERT_EQ(recs.size(), 6u);
+  for (const auto& r : recs) {
+    ASSERT_EQ(r.bytes_per_socket.size(), 4u);
+    for (std::size_t s = 0; s < 4; ++s)
+      EXPECT_LT(r.bytes_per_socket[s] * 10, r.bytes * 3)  // below 30%
+          << "step " << r.index << ", socket " << s << ": " << r.bytes_per_socket[s] << " of "
+          << r.bytes << " bytes";
+  }
 }
 
 TEST(cab_kernels, every_locus_kernel_verifies_on_two_and_four_sockets) {

@@ -63,6 +63,53 @@ TEST(CabBoundary, DataJustAboveTheCache) {
   EXPECT_EQ(boundary_level(4, 2, 1024, sc), 3u);
 }
 
+// ------------------------------------------------------------------ S_d from declared ranges
+
+/// `n` bytes at `base + offset` in `mode` (the ranges are only measured, never touched).
+locus::data_range at(const std::vector<std::byte>& base, std::size_t offset, std::size_t n,
+                     locus::access mode) {
+  return {base.data() + offset, n, mode};
+}
+
+// S_d is what the root reads: a stencil step reads one grid and writes the other, so two
+// arrays of equal size count once (heat: S_d = 8 S_c, not 16 S_c: BL 4, not 5, on 4 sockets).
+TEST(CabDataSize, TwoEqualArraysReadOneWriteTheOtherCountOnce) {
+  const std::vector<std::byte> mem(64);
+  const locus::data_range heat[] = {at(mem, 0, 24, locus::access::read),
+                                    at(mem, 32, 20, locus::access::write)};
+  EXPECT_EQ(locus::cab::data_size(heat), 24u);
+  EXPECT_EQ(boundary_level(4, 2, 8 * 6 * k_mib, 6 * k_mib), 4u);   // one grid: the paper's 4
+  EXPECT_EQ(boundary_level(4, 2, 16 * 6 * k_mib, 6 * k_mib), 5u);  // both would give 5
+}
+
+// Arrays of different sizes: the read ones add up whatever their size; a written one does not
+// count even when it is the largest (a rule "the largest array" would give 40 here).
+TEST(CabDataSize, ArraysOfDifferentSizesCountWhatIsRead) {
+  const std::vector<std::byte> mem(128);
+  const locus::data_range r[] = {at(mem, 0, 10, locus::access::read),
+                                 at(mem, 16, 30, locus::access::read_write),
+                                 at(mem, 64, 40, locus::access::write)};
+  EXPECT_EQ(locus::cab::data_size(r), 40u);
+  // A merge reading two halves of different sizes into a third array: the halves.
+  const locus::data_range merge[] = {at(mem, 0, 12, locus::access::read),
+                                     at(mem, 12, 4, locus::access::read),
+                                     at(mem, 64, 16, locus::access::write)};
+  EXPECT_EQ(locus::cab::data_size(merge), 16u);
+}
+
+// Two arrays both read (sor's grid read-write with its halo rows, cilksort's array and its
+// scratch) count both; a root that reads nothing (a first touch) counts everything it writes.
+TEST(CabDataSize, ReadArraysAllCountAndAWriteOnlyRootCountsItsWrites) {
+  const std::vector<std::byte> mem(128);
+  const locus::data_range both[] = {at(mem, 0, 32, locus::access::read_write),
+                                    at(mem, 64, 32, locus::access::read_write)};
+  EXPECT_EQ(locus::cab::data_size(both), 64u);
+  const locus::data_range first_touch[] = {at(mem, 0, 32, locus::access::write),
+                                           at(mem, 64, 24, locus::access::write)};
+  EXPECT_EQ(locus::cab::data_size(first_touch), 56u);
+  EXPECT_EQ(locus::cab::data_size({}), 0u);
+}
+
 TEST(CabBoundary, OneSocketOrNoDataIsZero) {
   EXPECT_EQ(boundary_level(1, 2, 48 * k_mib, 6 * k_mib), 0u);
   EXPECT_EQ(boundary_level(0, 2, 48 * k_mib, 6 * k_mib), 0u);

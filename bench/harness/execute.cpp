@@ -11,8 +11,10 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "json.hpp"
+#include "scheduler_stats.hpp"
 
 #ifdef LOCUS_HAVE_TBB
 #include <tbb/global_control.h>
@@ -62,6 +64,7 @@ run_report run_locus(const bench_config& c, kernel_fn fn) {
   r.result = fn(a);
   r.stats = json::parse(rt.stats().to_json());
   if (cfg.accounting) r.stats["locality"] = json::parse(rt.locality().to_json());
+  if (auto [name, counts] = scheduler_json(rt); !name.empty()) r.stats[name] = std::move(counts);
   if (flow) {
     const locus::dataflow::flow_stats f = flow->stats();
     r.stats["flow"] = {{"steal", locus::dataflow::to_string(flow->options().steal)},

@@ -31,12 +31,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
 #include "locus/config.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
+#include "locus/locality/data_range.hpp"
 #include "locus/task.hpp"
 
 namespace locus {
@@ -59,6 +61,15 @@ namespace cab {
 [[nodiscard]] unsigned boundary_level(unsigned sockets, unsigned branching, std::size_t data_bytes,
                                       std::size_t cache_bytes);
 
+/// S_d of Eq. 4 from a root's declared ranges: the bytes the root reads (its ranges declared
+/// read or read_write, added up), or all its bytes when it reads none (a write-only root, as a
+/// first touch). The paper's S_d is the procedure's input data size (its worked example counts
+/// one of heat's two grids) and its Eq. 2 asks that a leaf inter-socket task's share of it fit
+/// one socket's L3, where the squad's workers share the rows they read; a grid written in the
+/// step is written once per element and shared by no one (docs/design/0018-cab.md). B read
+/// from the data is the same measure, the root's over its first child's.
+[[nodiscard]] std::size_t data_size(std::span<const data_range> root) noexcept;
+
 /// What a CAB scheduler has decided and done (counts since the runtime began, relaxed: exact
 /// between runs).
 struct stats {
@@ -66,7 +77,7 @@ struct stats {
   int root_depth = -1;             ///< spawn depth of the paper's level 1 (-1: not learned)
   int leaf_depth = -1;             ///< spawn depth of the leaf inter-socket tasks (-1: no tier)
   unsigned branching = 0;          ///< B used by Eq. 4 (0: not decided)
-  std::size_t data_bytes = 0;      ///< S_d used by Eq. 4
+  std::size_t data_bytes = 0;      ///< S_d used by Eq. 4 (data_size of the root, or sd=)
   std::size_t cache_bytes = 0;     ///< S_c used by Eq. 4
   unsigned squads = 0;             ///< M
   std::uint64_t inter_spawns = 0;  ///< spawns decided in the inter-socket tier
@@ -74,6 +85,9 @@ struct stats {
   std::uint64_t pool_takes = 0;    ///< inter-socket tasks heads took from their own pool
   std::uint64_t cross_squad_takes = 0;  ///< ... from another squad's pool
   std::uint64_t manual_spawns = 0;      ///< spawn_inter calls
+  /// Items a worker stole from another squad while its look began before the run's first
+  /// spawn decided a tier, and posted back to that squad's place (0018: the first spawn).
+  std::uint64_t sent_home = 0;
 };
 
 /// The CAB scheduler's stats of the runtime `core` (core_ref::of(rt)); std::logic_error if

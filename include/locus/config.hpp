@@ -70,10 +70,11 @@ struct cab_params {
   static constexpr int k_max_level = 63;  ///< a deeper boundary would need 2^62 tasks
   /// BL, the boundary level: k_auto (Eq. 4), or 0..k_max_level (0: no inter-socket tier).
   int boundary_level = k_auto;
-  /// B, the branching degree: 0 reads it from the declared data (the root's bytes over its
+  /// B, the branching degree: 0 reads it from the declared data (the root's S_d over its
   /// first spawned child's, rounded, at least 2; 2 when that child declares none), else >= 2.
   unsigned branching = 0;
-  /// S_d in bytes: 0 is the root's declared data (every range it declares, added up).
+  /// S_d in bytes: 0 is what the root reads (its ranges declared read or read_write, added up;
+  /// all its ranges if it reads none: cab::data_size), e.g. one of a stencil's two grids.
   std::size_t data_bytes = 0;
   /// S_c in bytes: 0 is one socket's L3 from the topology (as LAWS computes it).
   std::size_t cache_bytes = 0;

@@ -1,6 +1,7 @@
 // CAB's boundary level, Eq. 4 of the paper, in integers (docs/design/0018-cab.md).
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "locus/cab.hpp"
@@ -24,6 +25,16 @@ unsigned levels_to_reach(std::size_t start, unsigned b, std::size_t target) noex
 }
 
 }  // namespace
+
+std::size_t data_size(std::span<const data_range> root) noexcept {
+  std::size_t read = 0;
+  std::size_t all = 0;
+  for (const data_range& r : root) {
+    all += r.bytes;
+    if ((static_cast<unsigned>(r.mode) & static_cast<unsigned>(access::read)) != 0) read += r.bytes;
+  }
+  return read != 0 ? read : all;
+}
 
 unsigned boundary_level(unsigned sockets, unsigned branching, std::size_t data_bytes,
                         std::size_t cache_bytes) {

@@ -1,6 +1,8 @@
 // CAB's spawn rule (bi-tier spawning) and acquisition (Algorithm I). See locus/cab.hpp for the
 // rules and docs/design/0018-cab.md for the decisions; the decision itself is in decide.cpp.
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <mutex>
 
 #include "impl.hpp"
@@ -111,9 +113,27 @@ void cab_impl::place(ext::worker_ref w, ext::spawn_site& s) {
 }
 
 unsigned cab_impl::owner_in_root(const decision& d, const data_range& r, unsigned fallback) const {
-  for (const data_range& k : d.root)
-    if (r.begin >= k.begin && r.end() <= k.end()) return laws::owner_of(k, r, squads()).part;
-  return fallback;
+  // The root range r overlaps most, and r clipped to it: a stencil's halo rows reach past what
+  // the root declared of that grid when the grids swap roles between iterations (heat's root
+  // reads `from` rows 0..nx-1 but writes `to` rows 1..nx-2; under locus::iterate the decision
+  // of the first step is kept, so in odd steps the first half's read range, `from` = b from row
+  // 0, starts one row before the root's b range). Containment alone sent that half to the
+  // spawning squad in every odd step: two quarters on one squad, 74.7% local instead of 99.7%
+  // (heat 1024x1024 at BL 3, docs/benchmarks-cab.md).
+  const data_range* best = nullptr;
+  std::size_t best_bytes = 0;
+  for (const data_range& k : d.root) {
+    const std::byte* lo = std::max(r.begin, k.begin);
+    const std::byte* hi = std::min(r.end(), k.end());
+    const std::size_t overlap = lo < hi ? static_cast<std::size_t>(hi - lo) : 0;
+    if (overlap > best_bytes) {
+      best = &k;
+      best_bytes = overlap;
+    }
+  }
+  if (best == nullptr) return fallback;
+  const data_range clipped{std::max(r.begin, best->begin), best_bytes, r.mode};
+  return laws::owner_of(*best, clipped, squads()).part;
 }
 
 // --- (c) the acquisition: Algorithm I ------------------------------------------------------------
@@ -180,12 +200,32 @@ bool cab_impl::may_sleep(ext::worker_ref w) noexcept {
 /// place's mailbox and the own squad's pool (a worker that read `undecided` just before the
 /// run's first spawn decided may find the tier's first task there; a decision replaced
 /// between runs may leave one: counted as the head's takes are).
+///
+/// The first spawn's window. This worker read `undecided` (or plain) when its look began; the
+/// run's first spawn with data may decide a tier meanwhile and its squad's workers push
+/// intra-socket work, which a steal from another squad's worker must not carry off. No lock
+/// is needed to tell: a push of intra-socket work happens after its worker read (or, for the
+/// deciding spawn, published) the tiered decision, and the steal that takes the item
+/// synchronises with the push (the deque's release/acquire), so the decision read again
+/// (acquire) after the steal is that one or a later one. Read plain or undecided, the item was
+/// pushed before any tier and goes anywhere; read tiered or manual with the victim in another
+/// squad, the item may be intra-socket work of the victim's squad, and it is posted to that
+/// squad's place (its mailbox, served by its workers only, as frames sent home are): one
+/// acquire load per successful steal, nothing on the spawn path.
 bool cab_impl::plain(ext::worker_ref w, ext::work_item& out) {
   const unsigned n = w.num_workers();
+  const unsigned here = m_layout.socket_of[w.index()];
   for (unsigned k = 0; k + 1 < n; ++k) {
     unsigned v = w.random_below(n - 1);
     if (v >= w.index()) ++v;
-    if (w.steal_from(v, out)) return true;
+    if (!w.steal_from(v, out)) continue;
+    const unsigned theirs = m_layout.socket_of[v];
+    if (theirs == here) return true;
+    const mode now = m_now.load(std::memory_order_acquire)->m;
+    if (now != mode::tiered && now != mode::manual) return true;
+    w.core().post(w.core().place_of(head_of(theirs)), out.bits);
+    m_sent_home.fetch_add(1, std::memory_order_relaxed);
+    return false;  // look again from the top, under the decision now in force
   }
   if (w.take_mail(w.place(), out)) return true;
   if (!w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out)) return false;

@@ -84,13 +84,17 @@ const decision* cab_impl::decide(const decision* seen, const ext::spawn_site& s,
   auto d = std::make_unique<decision>();
   unsigned branching = 2;
   if (pd.bytes != 0) {
-    // The spawning frame declared data: it is the root (the paper's level 1); B is its bytes
-    // over its child's, rounded.
+    // The spawning frame declared data: it is the root (the paper's level 1); B is its S_d
+    // over its child's (the same measure, data_size), rounded: the halo rows a stencil's
+    // child also reads leave heat's and sor's binary splits at 2, cilksort's quarters at 4.
     d->root.assign(pd.ranges.begin(), pd.ranges.end());
     d->root_depth = static_cast<int>(s.level);
-    if (cd.bytes != 0)
+    if (cd.bytes != 0) {
+      const std::size_t root_sd = data_size(pd.ranges);
+      const std::size_t child_sd = data_size(cd.ranges);
       branching =
-          static_cast<unsigned>(std::max<std::size_t>(2, (pd.bytes + cd.bytes / 2) / cd.bytes));
+          static_cast<unsigned>(std::max<std::size_t>(2, (root_sd + child_sd / 2) / child_sd));
+    }
   } else if (cd.bytes != 0) {
     d->root.assign(cd.ranges.begin(), cd.ranges.end());  // the child is the root
     d->root_depth = static_cast<int>(s.level) + 1;
@@ -98,7 +102,9 @@ const decision* cab_impl::decide(const decision* seen, const ext::spawn_site& s,
     d->root_depth = 0;  // BL given and no data: the run's root task is level 1
   }
   d->branching = m_opt.branching != 0 ? m_opt.branching : branching;
-  d->data_bytes = m_opt.data_bytes != 0 ? m_opt.data_bytes : data.bytes;
+  // S_d: what the root reads (data_size; the paper's input data size), or sd=. The cpu-bound
+  // rule below reads the same quantity.
+  d->data_bytes = m_opt.data_bytes != 0 ? m_opt.data_bytes : data_size(data.ranges);
   if (m_opt.boundary_level != cab_params::k_auto) {
     d->bl = m_opt.boundary_level;
   } else {
@@ -174,6 +180,7 @@ stats cab_impl::snapshot() const {
   s.pool_takes = m_pool_takes.load(std::memory_order_relaxed);
   s.cross_squad_takes = m_cross.load(std::memory_order_relaxed);
   s.manual_spawns = m_manual.load(std::memory_order_relaxed);
+  s.sent_home = m_sent_home.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -101,7 +101,8 @@ class cab_impl final : public ext::spawn_rule,
   std::atomic<bool> m_counting{false};  ///< the first iteration counts tasks
   std::atomic<std::uint64_t> m_tasks{0};
   // Counts (relaxed: read between runs, after run()'s synchronisation).
-  std::atomic<std::uint64_t> m_inter{0}, m_leaf{0}, m_pool_takes{0}, m_cross{0}, m_manual{0};
+  std::atomic<std::uint64_t> m_inter{0}, m_leaf{0}, m_pool_takes{0}, m_cross{0}, m_manual{0},
+      m_sent_home{0};
   stats m_at_begin;
 };
 
