@@ -179,14 +179,18 @@ void free_self(frame& f) noexcept {
 }  // namespace
 
 std::coroutine_handle<> complete_call_slow(frame& f) noexcept {
+  worker& w = *t_worker;
   frame& parent = *f.m_parent;
   // Every child of f has joined (its final sync), so nobody offers to f's slot any more; the
   // parent is suspended in the call and reads the field only once resumed, below.
   parent.m_call_exception = f.m_exception.release_box();  // null if none
-  const bool moved = f.m_place != parent.m_place;
+  // The caller runs only in its place (the place rule): f may have moved (a cross-place steal
+  // of its continuation), or be completed by a worker of another place (its last child's, at
+  // its final sync: join_parent). Either way this worker is not in the caller's place.
+  const bool away = parent.m_place != w.place();
   const bool headed = f.m_stack_base == f.m_level;
   free_self(f);  // nothing of f is touched after this
-  if (moved) return resume_in_place(*t_worker, parent);
+  if (away) return resume_in_place(w, parent);
   if (headed) parent.start_chain();
   return transfer(parent.handle());
 }
