@@ -492,3 +492,64 @@ TEST(UtsSlots, EveryCapacityGivesTheSerialTally) {
     }
   }
 }
+
+namespace {
+
+locus::config two_places() {
+  locus::config c;
+  c.topology = "sockets=2,cores=2";
+  c.workers = 4;
+  c.places = "socket";
+  return c;
+}
+
+/// Runs at place 1; waits until its parent has (almost) reached its final suspend point, so
+/// that this child's completion, on a worker of place 1, is the last arrival there.
+locus::task<void> late_at_place1(const std::atomic<bool>* parent_done, bool fail) {
+  while (!parent_done->load(std::memory_order_acquire))
+    std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (fail) throw std::runtime_error("from place 1");
+  co_return;
+}
+
+/// Called at place 0; spawns at place 1 and returns without a sync: its implicit final sync
+/// is joined by the child, so its completion (and the caller's resumption) starts on place 1.
+locus::task<long> called_with_remote_child(std::atomic<bool>* done, bool fail) {
+  co_await locus::spawn(locus::discard, late_at_place1(done, fail), locus::at(1));
+  done->store(true, std::memory_order_release);
+  co_return 5;
+}
+
+/// Returns the place the caller runs on after the call, times 10, plus the call's value (or 9
+/// for its exception).
+locus::task<int> caller_at_place0(bool fail) {
+  std::atomic<bool> done{false};
+  int got = 0;
+  try {
+    got = static_cast<int>(co_await called_with_remote_child(&done, fail));
+  } catch (const std::runtime_error&) {
+    got = 9;
+  }
+  co_return locus::this_worker::place() * 10 + got;
+}
+
+locus::task<int> at_place0(bool fail) {
+  int r = -1;
+  co_await locus::spawn(&r, caller_at_place0(fail), locus::at(0));
+  co_await locus::sync();
+  co_return r;
+}
+
+}  // namespace
+
+// The place rule holds for a call in place whose completion another place's worker runs (its
+// last child's, joining its final sync): the caller resumes in its own place, with the call's
+// value or its exception.
+TEST(CallInPlace, TheCallerResumesInItsOwnPlace) {
+  locus::runtime rt{two_places()};
+  for (int i = 0; i < 4; ++i) {
+    const bool fail = i % 2 == 1;
+    EXPECT_EQ(rt.run(at_place0(fail)), fail ? 9 : 5) << (fail ? "throwing" : "returning");
+  }
+}
