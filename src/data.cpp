@@ -67,7 +67,7 @@ void inherit_data(const frame& parent, frame& child) {
   // thread, the only one adopting its children.
   data_slot& p = *parent.m_data;
   if (p.handed >= p.fanout) return;  // every part handed out: this child inherits nothing
-  const bool call = child.m_kind == frame_kind::called;
+  const bool call = is_call(child.m_kind);
   const std::uint32_t first = p.handed;
   p.handed = call ? p.fanout : p.handed + 1;  // a call continues the work: all that is left
   if (child.m_data != nullptr || p.count == 0) return;  // own data, or the parent declared none

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "runtime_state.hpp"
 
@@ -61,6 +62,8 @@ std::coroutine_handle<> finish_frame(worker& w, frame& f, frame*& join) noexcept
   switch (f.m_kind) {
     case frame_kind::called:
       return resume_in_place(w, *f.m_parent);
+    case frame_kind::called_in_place:  // complete() sends every completion of one elsewhere
+      return complete_call_slow(f);
     case frame_kind::spawned: {
       frame* parent = f.m_parent;
       // A copy: the child keeps its exception, so its future's get() rethrows it even after
@@ -157,9 +160,46 @@ std::coroutine_handle<> spawn_decide(worker& w, frame& parent, frame& child, boo
   return spawn_push(w, parent, child, is_async, choice == spawn_choice::work_first);
 }
 
-std::coroutine_handle<> call_slow(frame& parent, frame& child) noexcept {
-  parent.adopt(child, frame_kind::called);
+std::coroutine_handle<> call_slow(frame& parent, frame& child, frame_kind kind) noexcept {
+  parent.adopt(child, kind);
   return transfer(child.handle());
+}
+
+namespace {
+/// Gives back the block of a frame that frees itself (a spawn or a call in place) at its final
+/// suspend point: a plain frame without entering its destroy function (free_plain_here), any
+/// other through it.
+void free_self(frame& f) noexcept {
+  if (f.m_plain) {
+    frame_deallocate(f.m_handle);
+  } else {
+    f.handle().destroy();
+  }
+}
+}  // namespace
+
+std::coroutine_handle<> complete_call_slow(frame& f) noexcept {
+  worker& w = *t_worker;
+  frame& parent = *f.m_parent;
+  // Every child of f has joined (its final sync), so nobody offers to f's slot any more; the
+  // parent is suspended in the call and reads the field only once resumed, below.
+  parent.m_call_exception = f.m_exception.release_box();  // null if none
+  // The caller runs only in its place (the place rule): f may have moved (a cross-place steal
+  // of its continuation), or be completed by a worker of another place (its last child's, at
+  // its final sync: join_parent). Either way this worker is not in the caller's place.
+  const bool away = parent.m_place != w.place();
+  const bool headed = f.m_stack_base == f.m_level;
+  free_self(f);  // nothing of f is touched after this
+  if (away) return resume_in_place(w, parent);
+  if (headed) parent.start_chain();
+  return transfer(parent.handle());
+}
+
+void rethrow_call(frame& parent) {
+  std::exception_ptr* box = std::exchange(parent.m_call_exception, nullptr);
+  std::exception_ptr e = std::move(*box);
+  delete box;
+  std::rethrow_exception(std::move(e));
 }
 
 std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t item) noexcept {
@@ -173,11 +213,7 @@ std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t ite
 }
 
 std::coroutine_handle<> free_and_resume(frame& f, frame& parent) noexcept {
-  if (f.m_plain) {
-    frame_deallocate(f.m_handle);  // off the current stacklet (free_plain_here)
-  } else {
-    f.handle().destroy();
-  }
+  free_self(f);  // a plain frame here is off the current stacklet (free_plain_here)
   return transfer(parent.handle());
 }
 

@@ -49,6 +49,9 @@ inline constexpr spawn_options adaptive{static_cast<std::uint8_t>(spawn_policy::
 }
 
 namespace detail {
+/// co_await task, for a T whose result cannot be written in place (task<T&>, or a T that is not
+/// k_in_place_call): the child keeps its result in its frame, which the task temporary destroys
+/// after await_resume read it.
 template <class T>
 struct call_awaiter {
   std::coroutine_handle<promise<T>> h;
@@ -56,8 +59,8 @@ struct call_awaiter {
   template <class P>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
     frame& p = parent.promise();
-    if (p.m_data != nullptr) [[unlikely]]
-      return call_slow(p, h.promise());  // a tail call, as the spawn path's (scheduler.hpp)
+    if (p.m_data != nullptr) [[unlikely]]  // a tail call, as the spawn path's (scheduler.hpp)
+      return call_slow(p, h.promise(), frame_kind::called);
     p.link(h.promise(), frame_kind::called);
     return transfer(h);
   }
@@ -69,6 +72,59 @@ struct call_awaiter {
     } else {
       return std::move(h.promise().completed_result());
     }
+  }
+};
+
+/// Whether a call of a task<T> writes its result into the caller's awaiter and lets the child
+/// free its own frame (in_place_call_awaiter): void, and a T the child may assign to storage
+/// no constructor ran on (promise<T>::k_assigned: `long`, a pointer, a trivial struct).
+template <class T>
+struct in_place_call_trait : std::bool_constant<promise<T>::k_assigned> {};
+template <class T>
+struct in_place_call_trait<T&> : std::false_type {};
+template <>
+struct in_place_call_trait<void> : std::true_type {};
+template <class T>
+inline constexpr bool k_in_place_call = in_place_call_trait<T>::value;
+
+/// Storage for a call's result in the awaiter: a T, left uninitialised until the child assigns
+/// it (k_assigned), or nothing for void.
+template <class T>
+struct call_value {
+  T value;
+};
+template <>
+struct call_value<void> {};
+
+/// co_await task for k_in_place_call<T> (docs/design/0020, "Calls in place"). The awaiter owns
+/// the child from task::operator co_await on (await_ready is false, so await_suspend always
+/// runs and starts it). The child assigns its result to `value` here, through m_out, and frees
+/// its own frame at its final suspend point before the caller resumes (complete()): no destroy
+/// function, no frame kept for await_resume. A child that throws hands its exception over in
+/// the caller's frame (frame::m_call_exception), which await_resume tests.
+template <class T>
+struct in_place_call_awaiter : call_value<T> {
+  std::coroutine_handle<promise<T>> h;
+  frame* parent = nullptr;
+
+  /// Leaves `value` uninitialised (no store): the child assigns it before await_resume reads.
+  explicit in_place_call_awaiter(std::coroutine_handle<promise<T>> c) noexcept : h(c) {}
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
+    frame& p = caller.promise();
+    parent = &p;
+    promise<T>& c = h.promise();
+    if constexpr (!std::is_void_v<T>) c.m_out = std::addressof(this->value);
+    if (p.m_data != nullptr) [[unlikely]]  // a tail call, as the spawn path's (scheduler.hpp)
+      return call_slow(p, c, frame_kind::called_in_place);
+    p.link(c, frame_kind::called_in_place);
+    return transfer(h);
+  }
+  T await_resume() {
+    if (parent->m_call_exception != nullptr) [[unlikely]]
+      rethrow_call(*parent);
+    if constexpr (!std::is_void_v<T>) return this->value;
   }
 };
 }  // namespace detail
@@ -99,7 +155,15 @@ class [[nodiscard]] task {
   }
 
   /// co_await task: a call. The child runs now on this worker; nothing becomes stealable.
-  detail::call_awaiter<T> operator co_await() && noexcept { return {m_h}; }
+  /// For void and trivial results (detail::k_in_place_call) the awaiter takes the child over
+  /// and the child frees its own frame; otherwise this task destroys it after the call.
+  auto operator co_await() && noexcept {
+    if constexpr (detail::k_in_place_call<T>) {
+      return detail::in_place_call_awaiter<T>{std::exchange(m_h, {})};
+    } else {
+      return detail::call_awaiter<T>{m_h};
+    }
+  }
 
  private:
   void reset() noexcept {

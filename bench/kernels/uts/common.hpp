@@ -141,28 +141,31 @@ inline constexpr int k_max_children = 100;
   return std::min(k, k_max_children);
 }
 
-/// Slots for a node's children's tallies: inline for the common small counts, on the heap for
-/// a binomial root's thousands.
-class child_slots {
+/// Slots for a node's children's tallies: K inline for the common small counts, on the heap
+/// for larger ones (a binomial root's thousands). The locus traversal sizes K to the tree
+/// (locus_visit.hpp): its slots live in a coroutine frame on every level of the path.
+template <int K>
+class basic_child_slots {
  public:
-  explicit child_slots(int count)
-      : m_heap(count > k_inline ? std::make_unique<tally[]>(static_cast<std::size_t>(count))
-                                : nullptr),
+  explicit basic_child_slots(int count)
+      : m_heap(count > K ? std::make_unique<tally[]>(static_cast<std::size_t>(count)) : nullptr),
         m_data(m_heap ? m_heap.get() : m_inline.data()) {}
-  child_slots(const child_slots&) = delete;
-  child_slots& operator=(const child_slots&) = delete;
+  basic_child_slots(const basic_child_slots&) = delete;
+  basic_child_slots& operator=(const basic_child_slots&) = delete;
 
   [[nodiscard]] tally* operator[](int i) { return m_data + i; }
 
  private:
-  static constexpr int k_inline = 8;
-  std::array<tally, k_inline> m_inline{};
+  std::array<tally, K> m_inline{};
   std::unique_ptr<tally[]> m_heap;
   tally* m_data;
 };
+/// Eight inline slots: every published tree's common counts (T3's m is 8).
+using child_slots = basic_child_slots<8>;
 
 /// The tally of a node whose children's tallies are in slots[0, count).
-[[nodiscard]] inline tally combine(const node& n, child_slots& slots, int count) {
+template <int K>
+[[nodiscard]] tally combine(const node& n, basic_child_slots<K>& slots, int count) {
   tally t{1, count == 0 ? 1 : 0, n.height};
   for (int i = 0; i < count; ++i)
     t.add(*slots[i]);

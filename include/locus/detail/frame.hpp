@@ -18,6 +18,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <coroutine>
 #include <cstddef>
@@ -43,13 +44,22 @@ inline constexpr std::int64_t k_join_bias = std::int64_t{1} << 40;
 
 /// How a frame was started, which decides what its completion does.
 enum class frame_kind : std::uint8_t {
-  root,         ///< started by runtime::run; completion arrives at run's finish scope
-  called,       ///< co_await task: completion resumes the parent directly
+  root,    ///< started by runtime::run; completion arrives at run's finish scope
+  called,  ///< co_await task: completion resumes the parent, which reads the child
+  /// co_await task whose result the child writes into the caller's awaiter (task.hpp,
+  /// in_place_call_awaiter): completion frees the frame, then resumes the parent; a throwing
+  /// child hands its exception over in the parent's m_call_exception.
+  called_in_place,
   spawned,      ///< spawn: completion pops the parent back or joins it
   async,        ///< async: completion arrives at the finish scope; the frame frees itself
   finish_body,  ///< body of co_await finish(...): completion arrives at that scope
   detached,     ///< started by an extension (ext/ready.hpp): nobody joins it; completion frees it
 };
+
+/// Whether a frame of this kind was started by a call (co_await task), in either form.
+[[nodiscard]] constexpr bool is_call(frame_kind k) noexcept {
+  return k == frame_kind::called || k == frame_kind::called_in_place;
+}
 
 /// First exception wins; the rest are dropped. Writers may race (children on several
 /// workers); readers run after the join, which orders them after every writer.
@@ -90,6 +100,12 @@ class exception_slot {
   [[noreturn]] void rethrow() const;
   /// Rethrow the stored exception, emptying the slot; there must be one (has()).
   [[noreturn]] void rethrow_taken();
+
+  /// The stored exception as its box, emptying the slot: the caller owns the box (delete it).
+  /// For a frame whose every child has joined (nobody offers concurrently).
+  [[nodiscard]] std::exception_ptr* release_box() noexcept {
+    return m_ptr.exchange(nullptr, std::memory_order_acquire);
+  }
 
   /// The stored exception, emptying the slot (a sync that rethrows it consumes it).
   [[nodiscard]] std::exception_ptr take() noexcept {
@@ -202,6 +218,10 @@ struct frame {
   /// The data this task touches (declared, or a share of its parent's); null for none. Owned
   /// by the frame; freed at completion (complete_data) or with an unrun frame.
   data_slot* m_data = nullptr;
+  /// A call in place (frame_kind::called_in_place) that threw: its exception's box, handed
+  /// over by the child as it frees its frame, taken by the call's await_resume, which runs
+  /// next in this frame (nothing else resumes it in between). Null at every other time.
+  std::exception_ptr* m_call_exception = nullptr;
   std::uint32_t m_expected = 0;    ///< see the join protocol above
   std::uint32_t m_sync_epoch = 0;  ///< bumped by every completed sync
   std::uint32_t m_next_spawn = 0;  ///< index the next child of this frame gets
@@ -226,6 +246,7 @@ struct frame {
   ~frame() {
     if (m_data != nullptr) [[unlikely]]
       free_data(m_data);  // a frame destroyed unrun
+    assert(m_call_exception == nullptr && "a call's exception is taken by its await_resume");
   }
 
   /// Link `child` under this frame before it starts, its data included (inherit_data).

@@ -190,8 +190,14 @@ class frame_stack {
     return stacklet_of(h) == m_current.load(std::memory_order_relaxed);
   }
 
-  /// deallocate_local() of a block on the current stacklet (on_current(h)). Owner only.
-  void deallocate_current(block_header* h) noexcept {
+  /// deallocate_local() of a block on the current stacklet (on_current(h)). Owner only. Inline
+  /// always: every frame that frees itself runs it, and gcc 12 stops inlining it into a
+  /// coroutine's completion once the body grows (a call and its spills cost more than it).
+#if defined(__GNUC__) || defined(__clang__)
+  [[gnu::always_inline]]
+#endif
+  void
+  deallocate_current(block_header* h) noexcept {
     stacklet* s = stacklet_of(h);
     --s->local_live;
     char* p = reinterpret_cast<char*>(h);

@@ -37,7 +37,7 @@ struct finish_awaiter;
 struct final_awaiter {
   [[nodiscard]] bool await_ready() const noexcept { return false; }
   template <class P>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) noexcept {
     return on_final(h.promise());
   }
   void await_resume() const noexcept {}

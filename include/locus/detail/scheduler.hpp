@@ -41,8 +41,15 @@ std::coroutine_handle<> spawn_slow(frame& parent, frame& child, std::uint8_t pol
 /// The rest of a spawn whose choice was `custom` or `reevaluate` (the child is linked).
 std::coroutine_handle<> spawn_decide(worker& w, frame& parent, frame& child, bool is_async,
                                      spawn_choice choice) noexcept;
-/// A call by a frame that carries data: adopt() with the data, then start the child.
-std::coroutine_handle<> call_slow(frame& parent, frame& child) noexcept;
+/// A call by a frame that carries data: adopt() with the data, then start the child (`kind`:
+/// called or called_in_place).
+std::coroutine_handle<> call_slow(frame& parent, frame& child, frame_kind kind) noexcept;
+/// complete()'s path for a call in place that threw, moved to another place or headed its
+/// on-stack chain: hand the exception to the parent, free the frame, resume the parent.
+std::coroutine_handle<> complete_call_slow(frame& f) noexcept;
+/// A call in place threw: rethrow its exception, which the child left in `parent` (the
+/// calling frame's m_call_exception), emptying that field.
+[[noreturn]] void rethrow_call(frame& parent);
 /// A work-first child completed and its parent's continuation was not at the bottom of the
 /// deque (`popped`: the pop took `item`, someone else's, which goes back).
 std::coroutine_handle<> complete_taken(frame& f, bool popped, std::uintptr_t item) noexcept;
@@ -148,7 +155,7 @@ inline void after_join(frame& f) noexcept {
 /// coroutine's allocation (clang's HALO) only where the caller destroys the frame on every
 /// path; a frame spawned in place is released by its caller and never destroyed by it, so its
 /// allocation is never elided.
-[[nodiscard]] inline bool free_plain_here(frame& f) noexcept {
+[[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f) noexcept {
   auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.m_handle) - k_block_header);
   frame_stack& st = t_worker->stack();
   if (!f.m_plain || !st.on_current(h)) [[unlikely]]
@@ -157,10 +164,23 @@ inline void after_join(frame& f) noexcept {
   return true;
 }
 
-/// Completion of a frame whose children are all done/// Completion of a frame whose children are
-/// all done, on the worker that ran it. Returns what to run next. Never recurses: a completion that
-/// joins a parent which itself completes goes round join_parent's loop.
-inline std::coroutine_handle<> complete(frame& f) noexcept {
+/// Completion of a frame whose children are all done, on the worker that ran it. Returns what
+/// to run next. Never recurses: a completion that joins a parent which itself completes goes
+/// round join_parent's loop.
+LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
+  if (f.m_kind == frame_kind::called_in_place) [[likely]] {
+    // A call whose result is already in the caller's awaiter: the frame frees itself, then
+    // the caller continues. Out of line when there is an exception to hand over, when this
+    // frame moved to another place (a cross-place steal of its continuation: the caller is
+    // sent home) or headed its on-stack chain (the caller heads it now).
+    frame* parent = f.m_parent;
+    if (f.m_exception.has() || f.m_place != parent->m_place || f.m_stack_base == f.m_level)
+        [[unlikely]]
+      return complete_call_slow(f);
+    if (!free_plain_here(f)) [[unlikely]]
+      return free_and_resume(f, *parent);
+    return transfer(parent->handle());
+  }
   if (f.m_kind == frame_kind::called) {
     frame* parent = f.m_parent;
     // The caller continues here unless this frame moved to another place (a cross-place steal
@@ -194,7 +214,7 @@ inline std::coroutine_handle<> complete(frame& f) noexcept {
 }
 
 /// The final suspend point of every locus coroutine.
-inline std::coroutine_handle<> on_final(frame& f) noexcept {
+LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> on_final(frame& f) noexcept {
   if (f.m_data != nullptr || f.m_expected != 0) [[unlikely]]
     return on_final_slow(f);
   return complete(f);
