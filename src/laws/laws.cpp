@@ -210,7 +210,20 @@ class laws_impl final : public ext::spawn_rule,
     if (!m_root_ready.load(std::memory_order_acquire)) {
       std::lock_guard lk(m_root_mutex);
       if (!m_root_ready.load(std::memory_order_relaxed)) {
-        m_root.assign(d.ranges.begin(), d.ranges.end());
+        // The iteration's first data. Inside the previous iteration's root (and keep_parts):
+        // keep that root, whose parts the first iteration homed (GE's shrinking rows).
+        const bool inside =
+            m_opt.keep_parts && !m_kept.empty() &&
+            std::all_of(d.ranges.begin(), d.ranges.end(), [this](const data_range& r) {
+              return std::any_of(m_kept.begin(), m_kept.end(), [&r](const data_range& k) {
+                return r.begin >= k.begin && r.end() <= k.end();
+              });
+            });
+        if (inside) {
+          m_root = m_kept;
+        } else {
+          m_root.assign(d.ranges.begin(), d.ranges.end());
+        }
         m_root_bytes = d.bytes;
         m_root_ready.store(true, std::memory_order_release);
       }
@@ -264,6 +277,8 @@ class laws_impl final : public ext::spawn_rule,
   std::atomic<bool> m_root_ready{false};
   std::mutex m_root_mutex;
   std::vector<data_range> m_root;  ///< under m_root_mutex until m_root_ready (release)
+  /// The previous iteration's root (between runs), whose parts an iteration inside it keeps.
+  std::vector<data_range> m_kept;
   std::size_t m_root_bytes = 0;
   std::string m_error;  ///< the iteration's first error, under m_root_mutex
   tree_shape m_shape;
@@ -287,6 +302,11 @@ void laws_impl::begin(ext::core_ref core, std::size_t index) {
   std::call_once(m_bound, [&] { bind_all(core); });
   {
     std::lock_guard lk(m_root_mutex);
+    if (index == 0) {
+      m_kept.clear();  // a new loop: its first iteration sets the parts
+    } else if (!m_root.empty()) {
+      m_kept = m_root;
+    }
     m_root.clear();
     m_root_bytes = 0;
     m_error.clear();
@@ -371,9 +391,3 @@ std::shared_ptr<const ext::scheduler> make_laws_scheduler(laws_options o) {
 }
 
 }  // namespace locus
-
-namespace locus::ext {
-std::shared_ptr<const scheduler> laws_scheduler() {
-  return make_laws_scheduler();
-}
-}  // namespace locus::ext
