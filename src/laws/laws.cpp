@@ -61,7 +61,7 @@ class laws_impl final : public ext::spawn_rule,
       return;
     }
     const int depth = static_cast<int>(s.level) + 1;
-    if (st == stage::packed && depth > m_cf_depth) {
+    if (st == stage::packed && depth > m_cf_depth && !stranded(pd, w)) {
       s.child_slot = k_builtin;  // socket-local: child-first on the own deque, inline after
       return;
     }
@@ -95,6 +95,10 @@ class laws_impl final : public ext::spawn_rule,
     } else {
       s.to_pool = pool_for(st, rest_socket, depth - 1);  // the continuation moves
     }
+    // A stranded frame's work below the CF level goes to its owner's upper pool: its own head
+    // takes it, never another socket (a subtree of it is no CF root).
+    if (st == stage::packed && depth > m_cf_depth)
+      s.to_pool = m_upper[s.work_first ? rest_socket : child_socket].get();
   }
 
   // --- (c) the acquisition: three levels ------------------------------------------------------
@@ -140,6 +144,10 @@ class laws_impl final : public ext::spawn_rule,
         if (o != here && victim.size_hint() >= 2 && w.take_from(victim, out)) {
           m_cross.fetch_add(1, std::memory_order_relaxed);
           count_cf(out);
+          // The subtree runs here whole, socket-local: its spawns leave the rule (else, its
+          // data being another socket's, they would be sent back as a stranded frame's).
+          ext::task_ref t = ext::task_ref::of_item(out.bits);
+          if (t.is_frame()) t.set(t.phase(), k_builtin);
           return true;
         }
       }
@@ -166,6 +174,23 @@ class laws_impl final : public ext::spawn_rule,
       if (w.steal_from(v, out)) return true;
     }
     return w.take_mail(w.place(), out);
+  }
+
+  /// Whether the spawning frame's data belongs to another socket than the running worker's.
+  /// Only a frame reached from the iteration's root by calls alone can be: the root starts
+  /// where the runtime posts it (the first place), and a called half runs on its caller, while
+  /// every frame the rule hands out goes to its owner. Such a frame keeps the rule below the
+  /// CF level, so its children go to their owners' pools and only its last called leaf runs
+  /// here (a shrinking root, GE's, starts inside another socket's part: docs/design/0017).
+  /// Asked at the spawns below the CF level that still reach the rule: those of a CF root's
+  /// frame and its called halves (their children leave the rule), O(depth) per CF root.
+  bool stranded(const ext::declared_data& pd, ext::worker_ref w) const {
+    // Acquire: pairs with root_holds' release (the root is registered by then: a spawn above
+    // the CF level did it, and this frame came from it through a pool or a deque).
+    if (pd.bytes == 0 || !m_root_ready.load(std::memory_order_acquire) ||
+        find_root(pd.ranges.front()) == nullptr)
+      return false;
+    return owner_in_root(pd.ranges.front()).part != m_layout.socket_of[w.index()];
   }
 
   /// Where an item of spawn depth `level` that belongs to `socket` goes: from the second
