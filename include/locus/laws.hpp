@@ -20,9 +20,12 @@
 //    never above the socket level; from the second iteration Algorithm 1 moves that depth
 //    down while the iteration's cost strictly improves, else up, and keeps the best;
 //  * three-level stealing (from the second iteration): a worker steals from its socket peers;
-//    the socket's head (its lowest-numbered worker) takes from its socket's CF pool only while
-//    no worker of its socket runs a task (one CF subtree at a time per socket), then from
-//    another socket's pool (a whole CF subtree or a task above one);
+//    the socket's head (its lowest-numbered worker) takes, only while no worker of its socket
+//    runs a task (one CF subtree at a time per socket), from its socket's pool of tasks above
+//    the CF roots, then from its CF pool, then a whole CF subtree (never a task above one) from
+//    another socket's CF pool holding two or more;
+//  * an iteration whose data lies inside the previous one's (GE) keeps the previous parts
+//    (laws_options::keep_parts), so tasks follow the first iteration's homes;
 //  * a program that declares no data, or too little per task (ext::classify_workload), is
 //    cpu-bound after its first iteration: plain random stealing, spawns off the LAWS rule.
 #pragma once
