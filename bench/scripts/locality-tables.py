@@ -273,6 +273,38 @@ def summary_table(groups):
     return out
 
 
+def sweep_table(groups, baseline):
+    """LAWS's Figures 9-11 in the model: per kernel, one row per size (by its first extent,
+    the paper's x) with each scheduler's time, and the straggler socket's L3 misses and local
+    memory accesses (its L3 misses served by its own socket's memory) with their ratio to the
+    baseline's. Only kernels run at two sizes or more."""
+    by_kernel = {}
+    for (kernel, size), runs in groups.items():
+        by_kernel.setdefault(kernel, []).append((size, runs))
+    out = []
+    for kernel, sizes in by_kernel.items():
+        if len(sizes) < 2:
+            continue
+        sizes.sort(key=lambda sr: int(sr[0].split("x")[0]))
+        out += ["#### %s: the working-set sweep (Figures 9-11)\n" % kernel,
+                "| x | scheduler | time (s) | straggler L3 misses | vs %s | straggler local "
+                "accesses | vs %s |" % (baseline, baseline), "|---|---|---|---|---|---|---|"]
+        for size, runs in sizes:
+            base = next((r for r in runs if r.label == baseline), None)
+            bl = base.straggler() if base else None
+            for r in runs:
+                s, sl, sr = r.straggler()
+                miss = r.loc["per_socket"][s]["l3"]["misses"]
+                bmiss = base.loc["per_socket"][bl[0]]["l3"]["misses"] if base else None
+                out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    size.split("x")[0], r.label,
+                    "-" if r.median_s is None else "%.3f" % r.median_s, num(miss),
+                    "%.2f" % (miss / bmiss) if bmiss else "-", num(sl),
+                    "%.2f" % (sl / bl[1]) if bl and bl[1] else "-"))
+        out.append("")
+    return out
+
+
 def print_tables(docs, args, out=sys.stdout):
     groups = {}
     for d in docs:
@@ -287,6 +319,9 @@ def print_tables(docs, args, out=sys.stdout):
     print("## Summary\n\nMODELLED (locality accounting) on the virtual `%s`, %d workers on a "
           "%s-core host.\n" % (first.topology, first.workers, nproc), file=out)
     print("\n".join(summary_table(groups)) + "\n", file=out)
+    sweep = sweep_table(groups, order[0] if order else "")
+    if sweep:
+        print("\n".join(sweep), file=out)
     for (kernel, size), runs in groups.items():
         print("### %s %s\n" % (kernel, size), file=out)
         print("MODELLED (locality accounting) on the virtual `%s`, %d workers on a %s-core host."

@@ -20,9 +20,12 @@
 //    never above the socket level; from the second iteration Algorithm 1 moves that depth
 //    down while the iteration's cost strictly improves, else up, and keeps the best;
 //  * three-level stealing (from the second iteration): a worker steals from its socket peers;
-//    the socket's head (its lowest-numbered worker) takes from its socket's CF pool only while
-//    no worker of its socket runs a task (one CF subtree at a time per socket), then from
-//    another socket's pool (a whole CF subtree or a task above one);
+//    the socket's head (its lowest-numbered worker) takes, only while no worker of its socket
+//    runs a task (one CF subtree at a time per socket), from its socket's pool of tasks above
+//    the CF roots, then from its CF pool, then a whole CF subtree (never a task above one) from
+//    another socket's CF pool holding two or more;
+//  * an iteration whose data lies inside the previous one's (GE) keeps the previous parts
+//    (laws_options::keep_parts), so tasks follow the first iteration's homes;
 //  * a program that declares no data, or too little per task (ext::classify_workload), is
 //    cpu-bound after its first iteration: plain random stealing, spawns off the LAWS rule.
 #pragma once
@@ -31,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "locus/ext/scheduler.hpp"
 #include "locus/locality/data_range.hpp"
@@ -51,7 +55,20 @@ struct laws_options {
   std::size_t cache_bytes = 0;
   /// Run Algorithm 1 (else keep the initial packing).
   bool tune = true;
+  /// Where Eq. 1's parts come from when an iteration's root lies inside the previous one's
+  /// (GE: pivot k's active rows inside pivot 0's): the previous root's parts, so that each
+  /// task goes to the socket whose part, first-touched in the first iteration, holds most of
+  /// its data (true: follows the homes); or the iteration's own root split evenly (false: the
+  /// paper's Eq. 1 per iteration, balanced but away from the homes as the root shrinks). An
+  /// iteration whose root is not inside the previous one's starts its own parts either way.
+  bool keep_parts = true;
 };
+
+/// laws_options from a LOCUS_LAWS-style string: "cost=time|misses,tune=0|1,parts=keep|each,
+/// cache=SIZE" (any subset, comma-separated; SIZE in bytes, or with KiB/MiB/GiB). Throws
+/// config_error naming `what`, the value and the expected form. scheduler_kind::laws reads
+/// LOCUS_LAWS through this when it makes its scheduler (unset or empty: the defaults).
+[[nodiscard]] laws_options parse_laws_options(std::string_view value, std::string_view what);
 
 /// A LAWS scheduler for one runtime (config::custom_scheduler). Throws config_error when a
 /// second runtime is made with the same object.

@@ -34,6 +34,9 @@ class laws_impl final : public ext::spawn_rule,
           "laws: this scheduler object already serves a runtime; expected one "
           "make_laws_scheduler() per runtime");
     m_layout = ext::make_socket_layout(topo, core_of);
+    m_upper.clear();
+    for (std::size_t i = 0; i < m_layout.sockets.size(); ++i)
+      m_upper.push_back(std::make_unique<ext::shared_pool>());
     m_cache = m_opt.cache_bytes != 0 ? m_opt.cache_bytes : ext::socket_cache_bytes(topo);
     return m_layout.socket_of;
   }
@@ -58,7 +61,7 @@ class laws_impl final : public ext::spawn_rule,
       return;
     }
     const int depth = static_cast<int>(s.level) + 1;
-    if (st == stage::packed && depth > m_cf_depth) {
+    if (st == stage::packed && depth > m_cf_depth && !stranded(pd, w)) {
       s.child_slot = k_builtin;  // socket-local: child-first on the own deque, inline after
       return;
     }
@@ -84,23 +87,24 @@ class laws_impl final : public ext::spawn_rule,
       rest_socket = owner_in_root(rest).part;
     }
     if (st == stage::first_touch) learn(depth, cd.bytes, pd.bytes, child_whole, pd);
-    // Keep here whichever part belongs here; send the other to its socket's CF pool,
+    // Keep here whichever part belongs here; send the other to its socket's pool,
     // parent-first (help-first) when it is the child (docs/design/0017: called halves).
     if (rest_socket == here || child_socket != here) {
       s.work_first = false;
-      s.to_pool = &m_layout.sockets[child_socket]->pool;
+      s.to_pool = pool_for(st, child_socket, depth);
     } else {
-      s.to_pool = &m_layout.sockets[rest_socket]->pool;  // the continuation moves
+      s.to_pool = pool_for(st, rest_socket, depth - 1);  // the continuation moves
     }
+    // A stranded frame's work below the CF level goes to its owner's upper pool: its own head
+    // takes it, never another socket (a subtree of it is no CF root).
+    if (st == stage::packed && depth > m_cf_depth)
+      s.to_pool = m_upper[s.work_first ? rest_socket : child_socket].get();
   }
 
   // --- (c) the acquisition: three levels ------------------------------------------------------
 
   bool acquire(ext::worker_ref w, ext::work_item& out) override {
-    std::call_once(m_bound, [&] {
-      for (const auto& s : m_layout.sockets)
-        ext::bind_pool(w.core(), s->head, s->pool);
-    });
+    std::call_once(m_bound, [&] { bind_all(w.core()); });
     const stage st = m_stage.load(std::memory_order_relaxed);
     // Cpu-bound, or outside iterate() with no data seen yet (fib under LOCUS_SCHEDULER=laws):
     // plain random stealing over every socket.
@@ -118,13 +122,16 @@ class laws_impl final : public ext::spawn_rule,
     // Roots and remote spawns posted to the place (a socket).
     if (w.take_mail(w.place(), out)) return true;
     if (st == stage::first_touch) return w.take_from(sock.pool, out);  // any worker, own socket
-    // 2. the head takes the socket's next CF subtree, only once the last one is done.
+    // 2. the head takes the socket's next task above its CF roots, else its next CF subtree,
+    // only once the last one is done.
     if (w.index() != sock.head) return false;
-    if (w.core().domain_active(here) == 0 && w.take_from(sock.pool, out)) {
+    if (w.core().domain_active(here) == 0 &&
+        (w.take_from(*m_upper[here], out) || w.take_from(sock.pool, out))) {
       count_cf(out);
       return true;
     }
-    // 3. a whole CF subtree (or a task above one) from another socket's pool.
+    // 3. a whole CF subtree from another socket's CF pool: never a task above one, whose
+    // called half would run here (docs/design/0017, "Cross-socket takes").
     const auto m = static_cast<std::uint32_t>(m_layout.sockets.size());
     if (m > 1 && w.core().domain_active(here) == 0) {
       const std::uint32_t start = w.random_below(m);
@@ -137,6 +144,10 @@ class laws_impl final : public ext::spawn_rule,
         if (o != here && victim.size_hint() >= 2 && w.take_from(victim, out)) {
           m_cross.fetch_add(1, std::memory_order_relaxed);
           count_cf(out);
+          // The subtree runs here whole, socket-local: its spawns leave the rule (else, its
+          // data being another socket's, they would be sent back as a stranded frame's).
+          ext::task_ref t = ext::task_ref::of_item(out.bits);
+          if (t.is_frame()) t.set(t.phase(), k_builtin);
           return true;
         }
       }
@@ -153,7 +164,9 @@ class laws_impl final : public ext::spawn_rule,
 
  private:
   bool plain(ext::worker_ref w, ext::work_item& out) {
-    if (w.take_from(m_layout.sockets[m_layout.socket_of[w.index()]]->pool, out)) return true;
+    const unsigned here = m_layout.socket_of[w.index()];
+    if (w.take_from(m_layout.sockets[here]->pool, out) || w.take_from(*m_upper[here], out))
+      return true;
     const unsigned n = w.num_workers();
     for (unsigned k = 0; k + 1 < n; ++k) {
       unsigned v = w.random_below(n - 1);
@@ -161,6 +174,41 @@ class laws_impl final : public ext::spawn_rule,
       if (w.steal_from(v, out)) return true;
     }
     return w.take_mail(w.place(), out);
+  }
+
+  /// Whether the spawning frame's data belongs to another socket than the running worker's.
+  /// Only a frame reached from the iteration's root by calls alone can be: the root starts
+  /// where the runtime posts it (the first place), and a called half runs on its caller, while
+  /// every frame the rule hands out goes to its owner. Such a frame keeps the rule below the
+  /// CF level, so its children go to their owners' pools and only its last called leaf runs
+  /// here (a shrinking root, GE's, starts inside another socket's part: docs/design/0017).
+  /// Asked at the spawns below the CF level that still reach the rule: those of a CF root's
+  /// frame and its called halves (their children leave the rule), O(depth) per CF root.
+  bool stranded(const ext::declared_data& pd, ext::worker_ref w) const {
+    // Acquire: pairs with root_holds' release (the root is registered by then: a spawn above
+    // the CF level did it, and this frame came from it through a pool or a deque).
+    if (pd.bytes == 0 || !m_root_ready.load(std::memory_order_acquire) ||
+        find_root(pd.ranges.front()) == nullptr)
+      return false;
+    return owner_in_root(pd.ranges.front()).part != m_layout.socket_of[w.index()];
+  }
+
+  /// Where an item of spawn depth `level` that belongs to `socket` goes: from the second
+  /// iteration, a task above the CF level (a CF root's ancestor or its continuation) goes to the
+  /// socket's upper pool, which only its own head takes from; CF roots to its CF pool, which
+  /// other sockets' heads may also take from. The first iteration has one pool per socket.
+  ext::shared_pool* pool_for(stage st, unsigned socket, int level) noexcept {
+    if (st == stage::packed && level < m_cf_depth) return m_upper[socket].get();
+    return &m_layout.sockets[socket]->pool;
+  }
+
+  /// Binds every socket's two pools to its head's idle domain (once, before the first push).
+  void bind_all(ext::core_ref core) {
+    for (std::size_t i = 0; i < m_layout.sockets.size(); ++i) {
+      const auto& s = m_layout.sockets[i];
+      if (!s->pool.bound()) ext::bind_pool(core, s->head, s->pool);
+      if (!m_upper[i]->bound()) ext::bind_pool(core, s->head, *m_upper[i]);
+    }
   }
 
   void count_cf(const ext::work_item& it) noexcept {
@@ -187,7 +235,20 @@ class laws_impl final : public ext::spawn_rule,
     if (!m_root_ready.load(std::memory_order_acquire)) {
       std::lock_guard lk(m_root_mutex);
       if (!m_root_ready.load(std::memory_order_relaxed)) {
-        m_root.assign(d.ranges.begin(), d.ranges.end());
+        // The iteration's first data. Inside the previous iteration's root (and keep_parts):
+        // keep that root, whose parts the first iteration homed (GE's shrinking rows).
+        const bool inside =
+            m_opt.keep_parts && !m_kept.empty() &&
+            std::all_of(d.ranges.begin(), d.ranges.end(), [this](const data_range& r) {
+              return std::any_of(m_kept.begin(), m_kept.end(), [&r](const data_range& k) {
+                return r.begin >= k.begin && r.end() <= k.end();
+              });
+            });
+        if (inside) {
+          m_root = m_kept;
+        } else {
+          m_root.assign(d.ranges.begin(), d.ranges.end());
+        }
         m_root_bytes = d.bytes;
         m_root_ready.store(true, std::memory_order_release);
       }
@@ -230,6 +291,9 @@ class laws_impl final : public ext::spawn_rule,
   laws_options m_opt;
   std::atomic<bool> m_made{false};
   layout m_layout;
+  /// Per socket: the tasks above its CF roots (packed stage), gated on its head like its CF
+  /// pool (m_layout.sockets[i]->pool) but never taken across sockets. Outlive the runtime.
+  std::vector<std::unique_ptr<ext::shared_pool>> m_upper;
   std::size_t m_cache = 0;
   std::once_flag m_bound;
   std::atomic<stage> m_stage{stage::first_touch};
@@ -238,6 +302,8 @@ class laws_impl final : public ext::spawn_rule,
   std::atomic<bool> m_root_ready{false};
   std::mutex m_root_mutex;
   std::vector<data_range> m_root;  ///< under m_root_mutex until m_root_ready (release)
+  /// The previous iteration's root (between runs), whose parts an iteration inside it keeps.
+  std::vector<data_range> m_kept;
   std::size_t m_root_bytes = 0;
   std::string m_error;  ///< the iteration's first error, under m_root_mutex
   tree_shape m_shape;
@@ -248,19 +314,24 @@ class laws_impl final : public ext::spawn_rule,
 };
 
 void laws_impl::set_gates(ext::core_ref core, bool gated) {
-  for (const auto& s : m_layout.sockets) {
-    if (!s->pool.bound()) ext::bind_pool(core, s->head, s->pool);
-    ext::set_pool_taker(core, s->pool, gated ? s->head : ext::shared_pool::k_any_taker);
+  bind_all(core);
+  for (std::size_t i = 0; i < m_layout.sockets.size(); ++i) {
+    const auto& s = m_layout.sockets[i];
+    const unsigned taker = gated ? s->head : ext::shared_pool::k_any_taker;
+    ext::set_pool_taker(core, s->pool, taker);
+    ext::set_pool_taker(core, *m_upper[i], taker);
   }
 }
 
 void laws_impl::begin(ext::core_ref core, std::size_t index) {
-  std::call_once(m_bound, [&] {
-    for (const auto& s : m_layout.sockets)
-      if (!s->pool.bound()) ext::bind_pool(core, s->head, s->pool);
-  });
+  std::call_once(m_bound, [&] { bind_all(core); });
   {
     std::lock_guard lk(m_root_mutex);
+    if (index == 0) {
+      m_kept.clear();  // a new loop: its first iteration sets the parts
+    } else if (!m_root.empty()) {
+      m_kept = m_root;
+    }
     m_root.clear();
     m_root_bytes = 0;
     m_error.clear();
@@ -345,9 +416,3 @@ std::shared_ptr<const ext::scheduler> make_laws_scheduler(laws_options o) {
 }
 
 }  // namespace locus
-
-namespace locus::ext {
-std::shared_ptr<const scheduler> laws_scheduler() {
-  return make_laws_scheduler();
-}
-}  // namespace locus::ext
