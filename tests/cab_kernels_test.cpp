@@ -54,6 +54,18 @@ TEST_P(cab_kernel, verifies_at_one_to_four_workers_on_one_to_four_sockets) {
 
 INSTANTIATE_TEST_SUITE_P(all, cab_kernel, testing::Values("heat", "sor", "ge", "cilksort"));
 
+/// CAB at bl=3 on four one-core sockets with a 64 KiB L3: the runtime of the heat tier tests.
+locus::config heat_bl3_config(bool accounting) {
+  locus::config cfg;
+  cfg.scheduler = locus::scheduler_kind::cab;
+  cfg.workers = 4;
+  cfg.topology = "sockets=4,cores=1,l3=64KiB";
+  cfg.pin = false;
+  cfg.accounting = accounting;
+  cfg.cab.boundary_level = 3;
+  return cfg;
+}
+
 // The bench heat kernel (a step task calls the row split, which declares both grids): the
 // paper's level 1 is the split (spawn depth 1), so bl=3 puts the leaf inter-socket tasks at
 // depth 3; each run (the first touch and every step) spawns 3 inter-socket tasks, 2 of them
@@ -61,13 +73,7 @@ INSTANTIATE_TEST_SUITE_P(all, cab_kernel, testing::Values("heat", "sor", "ge", "
 TEST(cab_kernels, heat_has_the_inter_socket_tasks_of_its_boundary_level) {
   const bench::kernel_info* k = bench::find_kernel("heat");
   ASSERT_NE(k, nullptr);
-  locus::config cfg;
-  cfg.scheduler = locus::scheduler_kind::cab;
-  cfg.workers = 4;
-  cfg.topology = "sockets=4,cores=1,l3=64KiB";
-  cfg.pin = false;
-  cfg.cab.boundary_level = 3;
-  locus::runtime rt{cfg};
+  locus::runtime rt{heat_bl3_config(false)};
   const bench::outcome out = k->implementation(runtime_kind::locus)(
       bench::args{bench::resolve_size(*k, "small"), 4, &rt, bench::schedule_mode::random, {}});
   EXPECT_TRUE(out.verified) << out.detail;
@@ -92,14 +98,7 @@ TEST(cab_kernels, heat_has_the_inter_socket_tasks_of_its_boundary_level) {
 TEST(cab_kernels, heat_keeps_one_quarter_per_squad_in_every_step) {
   const bench::kernel_info* k = bench::find_kernel("heat");
   ASSERT_NE(k, nullptr);
-  locus::config cfg;
-  cfg.scheduler = locus::scheduler_kind::cab;
-  cfg.workers = 4;
-  cfg.topology = "sockets=4,cores=1,l3=64KiB";
-  cfg.pin = false;
-  cfg.accounting = true;
-  cfg.cab.boundary_level = 3;
-  locus::runtime rt{cfg};
+  locus::runtime rt{heat_bl3_config(true)};
   const bench::outcome out = k->implementation(runtime_kind::locus)(
       bench::args{"256x256x6", 4, &rt, bench::schedule_mode::random, {}});
   EXPECT_TRUE(out.verified) << out.detail;

@@ -368,20 +368,10 @@ TEST(CallInPlace, FramesWithDestructorsAndOtherResultsAreFreedOnce) {
 
 namespace {
 
-struct gate {
-  std::atomic<bool> continued{false};
-  std::atomic<bool> timed_out{false};
-};
+using gate = locus_test::steal_gate;
 
 locus::task<void> hold_until_continued(gate* g) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!g->continued.load(std::memory_order_acquire)) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      g->timed_out = true;
-      break;
-    }
-    std::this_thread::yield();
-  }
+  g->wait_for_continuation();
   co_return;
 }
 
@@ -409,11 +399,7 @@ locus::task<std::string> caller_of_stolen(gate* g, bool fail) {
 // A called child whose continuation was stolen completes on another worker: it frees its frame
 // there (off that worker's current stacklet) and returns its value or its exception.
 TEST(CallInPlace, AStolenCallStillReturnsItsValueOrException) {
-  locus::config c;
-  c.workers = 2;
-  c.pin = false;
-  c.policy = locus::spawn_policy::work_first;
-  locus::runtime rt{c};
+  locus::runtime rt{locus_test::work_first_pair()};
   for (int i = 0; i < 4; ++i) {
     gate g;
     const bool fail = i % 2 == 1;

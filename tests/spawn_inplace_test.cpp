@@ -110,22 +110,10 @@ TEST(SpawnInPlace, EveryChildFreesItsOwnFrameByTheSync) {
 
 namespace {
 
-/// Set by the parent's continuation; the child waits for it, so the continuation must have
-/// been stolen (run by the other worker) before the child completes.
-struct steal_gate {
-  std::atomic<bool> continued{false};
-  std::atomic<bool> timed_out{false};
-};
+using locus_test::steal_gate;
 
 locus::task<std::string> wait_for_steal(steal_gate* g, std::string v) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!g->continued.load(std::memory_order_acquire)) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      g->timed_out = true;
-      break;
-    }
-    std::this_thread::yield();
-  }
+  g->wait_for_continuation();
   co_return v + "!";
 }
 
@@ -144,11 +132,7 @@ locus::task<std::string> parent_stolen(steal_gate* g) {
 // taken (complete_taken: it joins the parent and frees itself), and a std::string (assigned,
 // not constructed, and a frame with a destructor to run) arrives.
 TEST(SpawnInPlace, StolenContinuationStillGetsTheResult) {
-  locus::config c;
-  c.workers = 2;
-  c.pin = false;
-  c.policy = locus::spawn_policy::work_first;
-  locus::runtime rt{c};
+  locus::runtime rt{locus_test::work_first_pair()};
   for (int i = 0; i < 5; ++i) {
     steal_gate g;
     EXPECT_EQ(rt.run(parent_stolen(&g)), "stolen!");

@@ -5,6 +5,7 @@
 #include <locus/locus.hpp>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -106,6 +107,34 @@ inline bool wait_until_all_asleep(const locus::runtime& rt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return false;
+}
+
+/// Set by a parent's continuation; a child that waits for it (wait_for_continuation) keeps its
+/// worker until the continuation ran, which on a work-first runtime of two workers only a thief
+/// can do. timed_out records a continuation never stolen within 20 s.
+struct steal_gate {
+  std::atomic<bool> continued{false};
+  std::atomic<bool> timed_out{false};
+
+  void wait_for_continuation() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!continued.load(std::memory_order_acquire)) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        timed_out = true;
+        return;
+      }
+      std::this_thread::yield();
+    }
+  }
+};
+
+/// Two unpinned workers, work-first: a spawner's continuation can only run by being stolen.
+inline locus::config work_first_pair() {
+  locus::config c;
+  c.workers = 2;
+  c.pin = false;
+  c.policy = locus::spawn_policy::work_first;
+  return c;
 }
 
 }  // namespace locus_test
