@@ -49,6 +49,13 @@ void dist_tiles::load(const ck::tiled_matrix& a) {
       if (mine(i, j)) std::copy_n(a.tile(i, j), n, tile(i, j));
 }
 
+std::uint64_t idle_ns(const locus::runtime& rt) {
+  std::uint64_t ns = 0;
+  for (const auto& w : rt.stats().workers)
+    ns += w.idle_ns;
+  return ns;
+}
+
 std::vector<std::string> available_runtimes() {
   std::vector<std::string> r{"locus", "mpi-omp"};
 #if LOCUS_MPI_BENCH_SCALAPACK
@@ -126,9 +133,9 @@ double max_relative_difference(const ck::tiled_matrix& l, const ck::tiled_matrix
                               "' is not built here (built: " + built + ")");
 }
 
-double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime& rt,
-               dist_tiles& t) {
-  if (name == "locus") return factor_locus(ctx, rt, t);
+double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& t,
+               double& idle_s) {
+  if (name == "locus") return factor_locus(ctx, rt, t, idle_s);
   if (name == "mpi-omp") return factor_bsp(ctx, t, rt.num_workers());
 #if LOCUS_MPI_BENCH_SCALAPACK
   if (name == "scalapack") return factor_scalapack(ctx, t);
@@ -163,10 +170,11 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       chol::dist_tiles tiles(d, g, ctx.rank());
       std::vector<double> t;
       const auto comm0 = ctx.stats();
+      double idle_s = 0;
       for (int r = 0; r < p.reps; ++r) {
         tiles.load(a);
         openblas_set_num_threads(1);  // the tile kernels are single-threaded; ranks x workers
-        t.push_back(chol::run_one(name, ctx, rt, tiles));
+        t.push_back(chol::run_one(name, ctx, rt, tiles, idle_s));
       }
       const auto comm1 = ctx.stats();
       // The last repetition's factor, checked on rank 0 (untimed).
@@ -183,26 +191,39 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       }
       const spread s = spread_of(t);
       const double n = static_cast<double>(d.n);
-      out.push_back(result{{"kernel", "cholesky"},
-                           {"size", size},
-                           {"runtime", name},
-                           {"ranks", ctx.size()},
-                           {"grid", std::to_string(g.p) + "x" + std::to_string(g.q)},
-                           {"workers", rt.num_workers()},
-                           {"reps", p.reps},
-                           {"median_s", s.median},
-                           {"min_s", s.min},
-                           {"max_s", s.max},
-                           {"times_s", t},
-                           {"gflops", n * n * n / 3.0 / s.median * 1e-9},
-                           {"residual", residual},
-                           {"max_rel_diff_serial", diff},
-                           {"verified", verified},
-                           // Rank 0's communication worker, per factorisation: CPU time and
-                           // sleeps (locus; the peers make few calls through it).
-                           {"comm_cpu_s", double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps},
-                           {"comm_sleeps", double(comm1.sleeps - comm0.sleeps) / p.reps},
-                           {"comm_polls", double(comm1.polls - comm0.polls) / p.reps}});
+      result r{{"kernel", "cholesky"},
+               {"size", size},
+               {"runtime", name},
+               {"ranks", ctx.size()},
+               {"grid", std::to_string(g.p) + "x" + std::to_string(g.q)},
+               {"workers", rt.num_workers()},
+               {"reps", p.reps},
+               {"median_s", s.median},
+               {"min_s", s.min},
+               {"max_s", s.max},
+               {"times_s", t},
+               {"gflops", n * n * n / 3.0 / s.median * 1e-9},
+               {"residual", residual},
+               {"max_rel_diff_serial", diff},
+               {"verified", verified},
+               // Rank 0's communication worker, per factorisation: CPU time and
+               // sleeps (locus; the peers make few calls through it).
+               {"comm_cpu_s", double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps},
+               {"comm_sleeps", double(comm1.sleeps - comm0.sleeps) / p.reps},
+               {"comm_polls", double(comm1.polls - comm0.polls) / p.reps},
+               {"comm_lazy_sleeps", double(comm1.lazy_sleeps - comm0.lazy_sleeps) / p.reps},
+               {"comm_idle_wakeups", double(comm1.idle_wakeups - comm0.idle_wakeups) / p.reps}};
+      // Every rank's locus workers' idle time per factorisation (graph creation to wait()'s
+      // end), gathered on rank 0 (raw MPI on the communication worker, untimed).
+      if (name == "locus") {
+        std::vector<double> per_rank(static_cast<std::size_t>(ctx.size()));
+        const double mine = idle_s / p.reps;
+        ctx.call([&] {
+          MPI_Gather(&mine, 1, MPI_DOUBLE, per_rank.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        });
+        r["worker_idle_s"] = per_rank;
+      }
+      out.push_back(std::move(r));
     }
   }
   return out;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,9 +63,14 @@ class dist_tiles {
   std::unique_ptr<double[]> m_data;
 };
 
+/// Every worker's idle time so far (runtime::stats; monotone between two resets).
+[[nodiscard]] std::uint64_t idle_ns(const locus::runtime& rt);
+
 /// The runtimes; each returns the timed seconds. `workers`: threads per rank for the ones that
-/// take a count (OpenMP); locus uses the runtime's workers.
-double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a);
+/// take a count (OpenMP); locus uses the runtime's workers, and adds to `idle_s` their idle
+/// time (looking for work or asleep, every worker summed) from the graph's creation to the end
+/// of its wait().
+double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, double& idle_s);
 double factor_bsp(locus::mpi::context& ctx, dist_tiles& a, unsigned workers);
 #if LOCUS_MPI_BENCH_SCALAPACK
 double factor_scalapack(locus::mpi::context& ctx, dist_tiles& a);

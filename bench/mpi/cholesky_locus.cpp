@@ -68,12 +68,14 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
 
 }  // namespace
 
-double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a) {
+double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, double& idle_s) {
   return timed(ctx, [&] {
+    const std::uint64_t idle0 = idle_ns(rt);
     const std::size_t nt = a.tiles();
     locus::mpi::dist_graph dg(rt, [&a, nt](std::uint64_t k) { return a.owner(k / nt, k % nt); });
     build(dg, a);
     dg.wait();
+    idle_s += double(idle_ns(rt) - idle0) * 1e-9;
   });
 }
 

@@ -1,7 +1,8 @@
 // locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
 //   mpirun -np 2 locus-mpi-bench pingpong|heat|cholesky|all [--reps N] [--iters N] [--size RxC]
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
-//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--worker-poll-us N]
+//          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
+//          [--worker-poll-us N]
 //          [--funneled] [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
@@ -71,6 +72,10 @@ int main(int argc, char** argv) {
   long spin_us = -1;
   app.add_option("--spin-us", spin_us,
                  "shared progress: µs of polling after activity (default: the module's)");
+  long max_sleep_us = -1;
+  app.add_option("--max-sleep-us", max_sleep_us,
+                 "shared progress: the longest sleep while requests are pending (default: the "
+                 "module's)");
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);
@@ -80,6 +85,7 @@ int main(int argc, char** argv) {
   locus::mpi::options o;
   o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
                                        : locus::mpi::progress_mode::shared;
+  if (max_sleep_us > 0) o.max_sleep = std::chrono::microseconds(max_sleep_us);
   if (spin_us >= 0) o.spin = std::chrono::microseconds(spin_us);
   if (worker_poll_us >= 0) o.worker_poll = std::chrono::microseconds(worker_poll_us);
   if (per_mib_us >= 0) o.worker_poll_per_mib = std::chrono::microseconds(per_mib_us);
