@@ -195,20 +195,25 @@ void check_child(const options& o) {
 
 }  // namespace
 
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0;;) {
+    const std::size_t at = s.find(sep, start);
+    out.push_back(s.substr(start, at == std::string_view::npos ? s.npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
 std::vector<std::string> split_list(std::string_view s, std::string_view what) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t comma = s.find(',', start);
-    std::string_view item =
-        s.substr(start, comma == std::string_view::npos ? s.npos : comma - start);
+  for (const std::string_view item : split(s, ',')) {
     if (item.empty()) {
       throw cli_error(std::string(what) + ": empty item in list '" + std::string(s) + "'");
     }
     out.emplace_back(item);
-    if (comma == std::string_view::npos) return out;
-    start = comma + 1;
   }
+  return out;
 }
 
 options parse_cli(const std::vector<std::string>& args, const cli_defaults& defaults) {

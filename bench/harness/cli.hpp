@@ -78,5 +78,7 @@ struct options {
 
 /// Splits "a,b,c" into its items; an empty item is an error naming `what`.
 [[nodiscard]] std::vector<std::string> split_list(std::string_view s, std::string_view what);
+/// Splits `s` at every `sep`, empty pieces included ("a++b": a, "", b).
+[[nodiscard]] std::vector<std::string_view> split(std::string_view s, char sep);
 
 }  // namespace bench

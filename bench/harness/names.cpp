@@ -136,11 +136,7 @@ flow_choice parse_flow_name(std::string_view s) {
   f.on = true;
   bool steal = false, queue = false, place = false;
   df::placement where = df::placement::enabling_worker;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t plus = s.find('+', start);
-    const std::string_view tok =
-        s.substr(start, plus == std::string_view::npos ? s.npos : plus - start);
+  for (const std::string_view tok : split(s, '+')) {
     if (!take_token(s, tok, names_of(df::steal_mode{}), f.options.steal, steal) &&
         !take_token(s, tok, names_of(df::ready_queue{}), f.options.queue, queue) &&
         !take_token(s, tok, placements, where, place)) {
@@ -151,8 +147,6 @@ flow_choice parse_flow_name(std::string_view s) {
       throw cli_error("--flow: unknown option '" + std::string(tok) + "' in '" + std::string(s) +
                       "'; expected " + flow_tokens());
     }
-    if (plus == std::string_view::npos) break;
-    start = plus + 1;
   }
   f.near_data = where == df::placement::near_data;
   return f;
