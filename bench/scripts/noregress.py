@@ -237,6 +237,13 @@ def check_instructions(args, benches, envs, cases):
 
 def check_time(args, benches, envs, cases):
     w = args.time_workers
+    # Cases that differ only in their callgrind size (pdfs) are one timed configuration.
+    seen, unique = set(), []
+    for c in cases:
+        if (c[1], c[3], c[4], c[5]) not in seen:
+            seen.add((c[1], c[3], c[4], c[5]))
+            unique.append(c)
+    cases = unique
     print("Time: %d interleaved rounds at %d workers (each round: every case on OLD, then on "
           "NEW; --reps 1, the timed region); medians, and the median and range of the per-round "
           "ratios new/old.\n" % (args.time_rounds, w))
