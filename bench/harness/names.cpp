@@ -95,6 +95,28 @@ bool take_token(std::string_view s, std::string_view tok, std::span<const enum_n
 
 }  // namespace
 
+// The runtimes' names (declared in registry.hpp; here so that the command line's fuzz target,
+// which stubs the registry, links the one table).
+namespace {
+constexpr std::array<enum_name<runtime_kind>, 7> runtime_names{{
+    {runtime_kind::serial, "serial"},
+    {runtime_kind::locus, "locus"},
+    {runtime_kind::tbb, "tbb"},
+    {runtime_kind::omp, "omp"},
+    {runtime_kind::omp_tasks, "omp-tasks"},
+    {runtime_kind::starpu, "starpu"},
+    {runtime_kind::blas, "blas"},
+}};
+}  // namespace
+
+std::span<const enum_name<runtime_kind>> names_of(runtime_kind) noexcept {
+  return runtime_names;
+}
+
+std::string_view to_string(runtime_kind rt) noexcept {
+  return locus::detail::name_of(rt, "?");
+}
+
 std::span<const enum_name<df::placement>> flow_placements() noexcept {
   return placements;
 }
