@@ -21,7 +21,8 @@ using locus::detail::named_enum;
 
 // The --schedule value that replays under library mode `m`. A replay mode the library adds
 // needs a schedule_mode (the kernels must follow it): -Wswitch names this switch, and
-// bench_cli.every_library_name_is_accepted fails until it has one.
+// bench_cli.every_library_name_is_accepted_as_the_library_spells_it fails until it
+// has one.
 schedule_mode schedule_of(locus::schedule::replay_mode m) noexcept {
   switch (m) {
     case locus::schedule::replay_mode::stows:
