@@ -187,24 +187,4 @@ bool runtime_built(runtime_kind rt) noexcept {
   return false;
 }
 
-namespace {
-constexpr std::array<locus::detail::enum_name<runtime_kind>, 7> runtime_names{{
-    {runtime_kind::serial, "serial"},
-    {runtime_kind::locus, "locus"},
-    {runtime_kind::tbb, "tbb"},
-    {runtime_kind::omp, "omp"},
-    {runtime_kind::omp_tasks, "omp-tasks"},
-    {runtime_kind::starpu, "starpu"},
-    {runtime_kind::blas, "blas"},
-}};
-}  // namespace
-
-std::span<const locus::detail::enum_name<runtime_kind>> names_of(runtime_kind) noexcept {
-  return runtime_names;
-}
-
-std::string_view to_string(runtime_kind rt) noexcept {
-  return locus::detail::name_of(rt, "?");
-}
-
 }  // namespace bench

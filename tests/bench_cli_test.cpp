@@ -1,13 +1,17 @@
-// tests/bench_cli_test.cpp — the locus-bench command line (bench/harness/cli.*): options in both
-// forms, defaults, lists, the errors and their messages.
+// tests/bench_cli_test.cpp — the locus-bench command line (bench/harness/cli.*, names.*): options
+// in both forms, defaults, lists, the names from the library's tables, the errors and their
+// messages.
 //
 // Built only when the bench targets exist (tests/CMakeLists.txt defines LOCUS_TEST_KERNELS
 // when it links locus_kernels).
 #ifdef LOCUS_TEST_KERNELS
 
 #include <gtest/gtest.h>
+#include <locus/dataflow/flow_scheduler.hpp>
+#include <locus/schedule/replay.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -273,6 +277,115 @@ TEST(bench_cli, error_messages_name_the_argument_and_what_was_expected) {
             "--runtime: unknown runtime 'cilk'; expected serial, locus, tbb, omp, omp-tasks, "
             "starpu or blas");
   EXPECT_EQ(error_of({"--child", "fib"}), "--child needs --result-fd");
+}
+
+// One source of truth (bench/harness/names.hpp): every spelling in the library's name tables,
+// aliases included, is accepted by the option that takes it, whatever the table holds, so a
+// name the library adds needs no edit in the harness.
+TEST(bench_cli, every_library_name_is_accepted_as_the_library_spells_it) {
+  namespace df = locus::dataflow;
+  for (const auto& n : locus::names_of(locus::spawn_policy{})) {
+    EXPECT_EQ(parse({"fib", "--policy", std::string(n.name)}).policies,
+              (std::vector<locus::spawn_policy>{n.value}))
+        << n.name;
+  }
+  for (const auto& n : locus::names_of(locus::victim_policy{})) {
+    EXPECT_EQ(parse({"fib", "--victims", std::string(n.name)}).victims,
+              (std::vector<locus::victim_policy>{n.value}))
+        << n.name;
+  }
+  for (const auto& n : locus::names_of(locus::scheduler_kind{})) {
+    EXPECT_EQ(parse({"fib", "--scheduler", std::string(n.name)}).scheduler,
+              locus::to_string(n.value))
+        << n.name;
+  }
+  for (const auto& n : locus::schedule::names_of(locus::schedule::replay_mode{})) {
+    const auto m = parse({"memcpy", "--schedule", std::string(n.name)}).schedules;
+    ASSERT_EQ(m.size(), 1u) << n.name;
+    EXPECT_EQ(bench::schedule_name(m[0]), locus::schedule::to_string(n.value)) << n.name;
+  }
+  for (const auto& n : df::names_of(df::steal_mode{})) {
+    EXPECT_EQ(bench::parse_flow_name(n.name).options.steal, n.value) << n.name;
+    EXPECT_EQ(
+        parse({"cholesky", "--flow", std::string(n.name) + "+priority"}).flows.at(0).options.steal,
+        n.value)
+        << n.name;
+  }
+  for (const auto& n : df::names_of(df::ready_queue{})) {
+    EXPECT_EQ(bench::parse_flow_name(n.name).options.queue, n.value) << n.name;
+  }
+  for (const auto& n : bench::names_of(runtime_kind{})) {
+    EXPECT_EQ(parse({"fib", "--runtime", std::string(n.name)}).runtimes,
+              (std::vector<runtime_kind>{n.value}))
+        << n.name;
+  }
+}
+
+// What the harness prints (tables, JSON, the child's command line) is the library's to_string.
+TEST(bench_cli, printed_names_are_the_librarys) {
+  namespace df = locus::dataflow;
+  for (const auto& n : locus::names_of(locus::spawn_policy{}))
+    EXPECT_EQ(bench::policy_name(n.value), locus::to_string(n.value));
+  for (const auto& n : locus::names_of(locus::victim_policy{}))
+    EXPECT_EQ(bench::victims_name(n.value), locus::to_string(n.value));
+  for (const auto& n : df::names_of(df::steal_mode{})) {
+    bench::flow_choice f;
+    f.on = true;
+    f.options.steal = n.value;
+    EXPECT_EQ(bench::flow_name(f), df::to_string(n.value));
+    f.options.queue = df::ready_queue::priority;
+    EXPECT_EQ(bench::flow_name(f),
+              std::string(df::to_string(n.value)) + "+" + df::to_string(df::ready_queue::priority));
+  }
+}
+
+// --help and the errors list the names from the same tables: every canonical name appears.
+TEST(bench_cli, usage_and_errors_list_every_name_from_the_tables) {
+  namespace df = locus::dataflow;
+  const std::string help = bench::usage();
+  const auto listed = [&](std::string_view name) {
+    EXPECT_NE(help.find(std::string(name)), std::string::npos) << name << " not in --help";
+  };
+  // Each value's canonical (first) spelling; aliases are accepted, not listed.
+  const auto all_listed = [&](const auto& table) {
+    for (const auto& n : table)
+      if (locus::detail::name_of(n.value) == n.name) listed(n.name);
+  };
+  all_listed(locus::names_of(locus::spawn_policy{}));
+  all_listed(locus::names_of(locus::victim_policy{}));
+  all_listed(locus::names_of(locus::scheduler_kind{}));
+  all_listed(locus::schedule::names_of(locus::schedule::replay_mode{}));
+  all_listed(df::names_of(df::steal_mode{}));
+  all_listed(df::names_of(df::ready_queue{}));
+  all_listed(bench::names_of(runtime_kind{}));
+  for (const auto& k : bench::registry()) {
+    if (k.replays || k.flows) listed(k.name);
+  }
+  EXPECT_EQ(
+      error_of({"fib", "--policy", "greedy"}),
+      "--policy: unknown policy 'greedy'; expected " + bench::name_list<locus::spawn_policy>());
+  EXPECT_EQ(
+      error_of({"fib", "--scheduler", "ws"}),
+      "--scheduler: unknown scheduler 'ws'; expected " + bench::name_list<locus::scheduler_kind>());
+}
+
+// name_list: the canonical spelling of each value, aliases left out, in table order.
+TEST(bench_cli, name_lists_leave_aliases_out) {
+  EXPECT_EQ(bench::name_list<locus::spawn_policy>(), "work-first, help-first or adaptive");
+  EXPECT_EQ(bench::name_list<locus::spawn_policy>(", ", " | "),
+            "work-first | help-first, adaptive");
+  EXPECT_EQ(bench::name_list<bench::schedule_mode>(),
+            "random, stows, stuws, relws, loop, designed or traced");
+}
+
+// The command line takes a name exactly as its table writes it (LOCUS_SCHEDULER takes any case;
+// --scheduler, like every other option, does not), and says so as a usage error.
+TEST(bench_cli, scheduler_names_are_exact) {
+  EXPECT_EQ(parse({"fib", "--scheduler", "cilk"}).scheduler, "cilk");
+  EXPECT_EQ(error_of({"fib", "--scheduler", "CILK"}),
+            "--scheduler: unknown scheduler 'CILK'; expected slaw, cilk, laws or cab");
+  EXPECT_EQ(error_of({"fib", "--policy", "Adaptive"}),
+            "--policy: unknown policy 'Adaptive'; expected work-first, help-first or adaptive");
 }
 
 // The one message whose wording is CLI11's (its parser, not the harness, notices that the

@@ -6,6 +6,7 @@
 #include "child_process.hpp"
 
 #include <CLI/CLI.hpp>
+#include <locus/schedule/replay.hpp>
 #include <locus/topology.hpp>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <utility>
 
@@ -154,7 +156,7 @@ constexpr value_option value_options[] = {
      }},
     {"--scheduler", "S",
      [](options& o, std::string_view v) {
-       o.scheduler = std::string(locus::to_string(locus::parse_scheduler(v, "--scheduler")));
+       o.scheduler = std::string(locus::to_string(parse_scheduler_name(v)));
      }},
     {"--result-fd", "FD",
      [](options& o, std::string_view v) {
@@ -193,169 +195,25 @@ void check_child(const options& o) {
 
 }  // namespace
 
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0;;) {
+    const std::size_t at = s.find(sep, start);
+    out.push_back(s.substr(start, at == std::string_view::npos ? s.npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
 std::vector<std::string> split_list(std::string_view s, std::string_view what) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t comma = s.find(',', start);
-    std::string_view item =
-        s.substr(start, comma == std::string_view::npos ? s.npos : comma - start);
+  for (const std::string_view item : split(s, ',')) {
     if (item.empty()) {
       throw cli_error(std::string(what) + ": empty item in list '" + std::string(s) + "'");
     }
     out.emplace_back(item);
-    if (comma == std::string_view::npos) return out;
-    start = comma + 1;
   }
-}
-
-locus::spawn_policy parse_policy_name(std::string_view s) {
-  if (s == "work-first" || s == "work_first") return locus::spawn_policy::work_first;
-  if (s == "help-first" || s == "help_first") return locus::spawn_policy::help_first;
-  if (s == "adaptive") return locus::spawn_policy::adaptive;
-  throw cli_error("--policy: unknown policy '" + std::string(s) +
-                  "'; expected work-first, help-first or adaptive");
-}
-
-locus::victim_policy parse_victims_name(std::string_view s) {
-  if (s == "random") return locus::victim_policy::random;
-  if (s == "hierarchical") return locus::victim_policy::hierarchical;
-  throw cli_error("--victims: unknown victim policy '" + std::string(s) +
-                  "'; expected random or hierarchical");
-}
-
-schedule_mode parse_schedule_name(std::string_view s) {
-  for (auto m :
-       {schedule_mode::random, schedule_mode::stows, schedule_mode::stuws, schedule_mode::relws,
-        schedule_mode::loop, schedule_mode::designed, schedule_mode::traced}) {
-    if (s == schedule_name(m)) return m;
-  }
-  throw cli_error("--schedule: unknown schedule '" + std::string(s) +
-                  "'; expected random, stows, stuws, relws, loop, designed or traced");
-}
-
-namespace {
-
-namespace df = locus::dataflow;
-
-constexpr std::pair<std::string_view, df::steal_mode> steal_names[] = {
-    {"one", df::steal_mode::one},
-    {"half-pessimistic", df::steal_mode::half_pessimistic},
-    {"half-optimistic", df::steal_mode::half_optimistic}};
-constexpr std::pair<std::string_view, df::ready_queue> queue_names[] = {
-    {"deque", df::ready_queue::deque}, {"priority", df::ready_queue::priority}};
-constexpr std::pair<std::string_view, bool> placement_names[] = {{"enabling", false},
-                                                                 {"near-data", true}};
-
-constexpr const char* flow_tokens =
-    "off, or '+'-joined tokens, at most one of each group: one, half-pessimistic, "
-    "half-optimistic (steal); deque, priority (queue); enabling, near-data (placement)";
-
-// Looks `tok` up in `names`; sets `out` and `seen` when found. A second token of the group is
-// an error.
-template <class T, std::size_t N>
-bool take_token(std::string_view s, std::string_view tok,
-                const std::pair<std::string_view, T> (&names)[N], T& out, bool& seen) {
-  for (const auto& [name, value] : names) {
-    if (tok != name) continue;
-    if (seen) {
-      std::string group;
-      for (const auto& [other, v] : names)
-        group += (group.empty() ? "" : ", ") + std::string(other);
-      throw cli_error("--flow: '" + std::string(s) + "' names more than one of " + group);
-    }
-    seen = true;
-    out = value;
-    return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-flow_choice parse_flow_name(std::string_view s) {
-  flow_choice f;
-  if (s == "off") return f;
-  f.on = true;
-  bool steal = false, queue = false, place = false;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t plus = s.find('+', start);
-    const std::string_view tok =
-        s.substr(start, plus == std::string_view::npos ? s.npos : plus - start);
-    if (!take_token(s, tok, steal_names, f.options.steal, steal) &&
-        !take_token(s, tok, queue_names, f.options.queue, queue) &&
-        !take_token(s, tok, placement_names, f.near_data, place)) {
-      if (tok == "off") {
-        throw cli_error("--flow: off stands alone, not in an option set ('" + std::string(s) +
-                        "')");
-      }
-      throw cli_error("--flow: unknown option '" + std::string(tok) + "' in '" + std::string(s) +
-                      "'; expected " + flow_tokens);
-    }
-    if (plus == std::string_view::npos) return f;
-    start = plus + 1;
-  }
-}
-
-std::string flow_name(const flow_choice& f) {
-  if (!f.on) return "off";
-  std::string out;
-  for (const auto& [name, value] : steal_names)
-    if (value == f.options.steal) out = name;
-  if (f.options.queue == df::ready_queue::priority) out += "+priority";
-  if (f.near_data) out += "+near-data";
   return out;
-}
-
-runtime_kind parse_runtime_name(std::string_view s) {
-  for (auto rt : all_runtimes) {
-    if (s == to_string(rt)) return rt;
-  }
-  throw cli_error("--runtime: unknown runtime '" + std::string(s) +
-                  "'; expected serial, locus, tbb, omp, omp-tasks, starpu or blas");
-}
-
-std::string_view policy_name(locus::spawn_policy p) noexcept {
-  switch (p) {
-    case locus::spawn_policy::work_first:
-      return "work-first";
-    case locus::spawn_policy::help_first:
-      return "help-first";
-    case locus::spawn_policy::adaptive:
-      return "adaptive";
-  }
-  return "?";
-}
-
-std::string_view victims_name(locus::victim_policy v) noexcept {
-  switch (v) {
-    case locus::victim_policy::random:
-      return "random";
-    case locus::victim_policy::hierarchical:
-      return "hierarchical";
-  }
-  return "?";
-}
-
-std::string_view schedule_name(schedule_mode m) noexcept {
-  switch (m) {
-    case schedule_mode::random:
-      return "random";
-    case schedule_mode::stows:
-      return "stows";
-    case schedule_mode::stuws:
-      return "stuws";
-    case schedule_mode::relws:
-      return "relws";
-    case schedule_mode::loop:
-      return "loop";
-    case schedule_mode::designed:
-      return "designed";
-    case schedule_mode::traced:
-      return "traced";
-  }
-  return "?";
 }
 
 options parse_cli(const std::vector<std::string>& args, const cli_defaults& defaults) {
@@ -416,8 +274,32 @@ options parse_cli(const std::vector<std::string>& args, const cli_defaults& defa
   return o;
 }
 
+namespace {
+
+// The kernels registered with `flag` (replays, flows), as "a, b, c".
+std::string kernels_with(bool kernel_info::*flag) {
+  std::string out;
+  for (const auto& k : registry())
+    if (k.*flag) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+// `text` with each {KEY} replaced by its value.
+std::string fill(std::string text,
+                 std::initializer_list<std::pair<std::string_view, std::string>> values) {
+  for (const auto& [key, value] : values) {
+    for (std::size_t at = 0; (at = text.find(key, at)) != std::string::npos; at += value.size())
+      text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+}  // namespace
+
+// The lists of names come from their tables (names.hpp) and the kernel registry, so that what
+// --help lists is what the parsers accept.
 std::string usage() {
-  return R"(usage: locus-bench KERNEL [options]
+  return fill(R"(usage: locus-bench KERNEL [options]
        locus-bench --list | --help
 
 Runs benchmark kernels on locus and its peers, each run in a fresh child process.
@@ -426,28 +308,28 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --size S,...      the kernel's own size value, or small / default   [default]
                   (nqueens: N, or N:nocutoff for the variant without a
                   sequential cutoff, where every legal placement is a task)
---runtime R,...   serial, locus, tbb, omp, omp-tasks, starpu, blas   [serial, locus and
+--runtime R,...   {runtimes}   [serial, locus and
                   the peers built; omp-tasks (OpenMP tasks: the replaying kernels), starpu and blas
                   only for the kernels that have them (cholesky)]
---policy P,...    work-first, help-first, adaptive (locus only)     [LOCUS_POLICY or adaptive]
---victims V,...   random, hierarchical (locus only)        [LOCUS_VICTIMS or hierarchical]
+--policy P,...    {policies} (locus only)     [LOCUS_POLICY or adaptive]
+--victims V,...   {victims} (locus only)        [LOCUS_VICTIMS or hierarchical]
 --workers N,...   worker counts (serial always runs once, at 1; blas: OpenBLAS threads)
                   [1, 2, 4, ... nproc]
 --schedule M,...  locus only: random (the scheduler's own stealing, every phase on its
-                  own), or stows, stuws, relws: trace the kernel's setup phase (its first
+                  own), or {replays}: trace the kernel's setup phase (its first
                   touch) and replay that steal tree for the timed phase in that mode, on the
-                  replay scheduler (kernels with a replay version: memcpy, heat, fdtd,
-                  floyd, cg, scan); loop: the iterative RelWS locality loop on setup and
+                  replay scheduler (kernels with a replay version: {replaying});
+                  loop: the iterative RelWS locality loop on setup and
                   one kernel phase (untimed), then its schedule under stows; designed: a
                   block partition designed by the kernel, under stuws (the same kernels;
                   LOCUS_BENCH_LOOP_FIXED=N: the loop runs exactly N iterations);
                   traced: random stealing with every timed phase traced (recording's
                   cost; the replaying kernels)  [random]
---flow F,...      locus only, the task-graph kernels (cholesky, smith-waterman): dataflow
+--flow F,...      locus only, the task-graph kernels ({flowing}): dataflow
                   scheduling options. off: the runtime's own scheduler; else an option
-                  set of '+'-joined tokens, at most one per group: steal one |
-                  half-pessimistic | half-optimistic; queue deque | priority; placement
-                  enabling | near-data (left out: one, deque, enabling), e.g.
+                  set of '+'-joined tokens, at most one per group: steal {steal};
+                  queue {queue}; placement {placement}
+                  (left out: one, deque, enabling), e.g.
                   half-pessimistic+priority+near-data: the flow scheduler with those
                   options, its counters in the JSON's stats.flow. Peers run once, as with
                   off; other kernels run only off (a flow row of theirs is n/a, not run)
@@ -457,7 +339,7 @@ KERNEL            a kernel name, a comma list of names, or all (see --list)
 --timeout SEC     kill a run that takes longer than SEC seconds (at most a year)
                   [0: no limit]
 --topology SPEC   locus runs on a virtual machine, e.g. sockets=4,cores=4,l3=6MiB
---scheduler S     locus's scheduler: slaw, cilk, laws or cab [LOCUS_SCHEDULER or slaw]
+--scheduler S     locus's scheduler: {schedulers} [LOCUS_SCHEDULER or slaw]
 --accounting      locus runs count locality (JSON: stats.locality per run)
 --trace DIR       each locus run writes a Chrome trace (open in ui.perfetto.dev) into DIR,
                   named after its configuration and process
@@ -467,7 +349,17 @@ Locus runs start from locus::config::from_env(), so LOCUS_TOPOLOGY, LOCUS_PLACES
 LOCUS_PIN, LOCUS_SLAW ... apply; --workers, --policy and --victims override.
 An option's value never starts with '-' (--json --timeout=5 is an error, not a file).
 Exit status: 0 when every run verified, 1 when a run failed or crashed, 2 for bad usage.
-)";
+)",
+              {{"{runtimes}", name_list<runtime_kind>(", ")},
+               {"{policies}", name_list<locus::spawn_policy>(", ")},
+               {"{victims}", name_list<locus::victim_policy>(", ")},
+               {"{schedulers}", name_list<locus::scheduler_kind>()},
+               {"{replays}", name_list<locus::schedule::replay_mode>(", ")},
+               {"{replaying}", kernels_with(&kernel_info::replays)},
+               {"{flowing}", kernels_with(&kernel_info::flows)},
+               {"{steal}", name_list<locus::dataflow::steal_mode>(" | ", " | ")},
+               {"{queue}", name_list<locus::dataflow::ready_queue>(" | ", " | ")},
+               {"{placement}", name_list(flow_placements(), " | ", " | ")}});
 }
 
 }  // namespace bench

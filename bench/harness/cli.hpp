@@ -6,6 +6,8 @@
 //               [--timeout SECONDS]
 //   locus-bench --list | --help
 //
+// The option values' names (policies, schedules, runtimes, --flow tokens ...) are names.hpp's.
+//
 // A hidden `--child --result-fd FD` mode runs exactly one configuration once and reports
 // the result on FD; the parent uses it to run every measurement in a fresh process.
 #pragma once
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "../registry.hpp"
+#include "names.hpp"
 
 namespace bench {
 
@@ -73,29 +76,9 @@ struct options {
 /// The usage text printed by --help.
 [[nodiscard]] std::string usage();
 
-/// "work-first" | "help-first" | "adaptive" (underscores accepted too); throws cli_error.
-[[nodiscard]] locus::spawn_policy parse_policy_name(std::string_view s);
-/// "random" | "hierarchical"; throws cli_error.
-[[nodiscard]] locus::victim_policy parse_victims_name(std::string_view s);
-/// "random" | "stows" | "stuws" | "relws"; throws cli_error.
-[[nodiscard]] schedule_mode parse_schedule_name(std::string_view s);
-/// "off", or an option set: "+"-joined tokens, at most one of each group: one |
-/// half-pessimistic | half-optimistic (steal), deque | priority (ready queue), enabling |
-/// near-data (placement); the groups left out keep their defaults (one, deque, enabling).
-/// Throws cli_error naming the bad token and the accepted ones.
-[[nodiscard]] flow_choice parse_flow_name(std::string_view s);
-/// "serial" | "locus" | "tbb" | "omp" | "starpu" | "blas"; throws cli_error.
-[[nodiscard]] runtime_kind parse_runtime_name(std::string_view s);
-
-/// The canonical names used in the table, the JSON and the child's command line.
-[[nodiscard]] std::string_view policy_name(locus::spawn_policy p) noexcept;
-[[nodiscard]] std::string_view victims_name(locus::victim_policy v) noexcept;
-[[nodiscard]] std::string_view schedule_name(schedule_mode m) noexcept;
-/// "off", or the steal mode followed by "+priority" and "+near-data" where they are chosen
-/// (the defaults deque and enabling are left out): "one", "half-pessimistic+priority+near-data".
-[[nodiscard]] std::string flow_name(const flow_choice& f);
-
 /// Splits "a,b,c" into its items; an empty item is an error naming `what`.
 [[nodiscard]] std::vector<std::string> split_list(std::string_view s, std::string_view what);
+/// Splits `s` at every `sep`, empty pieces included ("a++b": a, "", b).
+[[nodiscard]] std::vector<std::string_view> split(std::string_view s, char sep);
 
 }  // namespace bench

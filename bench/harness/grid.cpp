@@ -2,23 +2,33 @@
 #include "grid.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace bench {
 
+namespace {
+
+// The cell of a locus-only column: `text` on a locus row, "-" on a peer's.
+std::string locus_only(const bench_config& c, std::string text) {
+  return c.runtime == runtime_kind::locus ? std::move(text) : "-";
+}
+
+}  // namespace
+
 std::string bench_config::policy_text() const {
-  return runtime == runtime_kind::locus ? std::string(policy_name(policy)) : "-";
+  return locus_only(*this, std::string(policy_name(policy)));
 }
 
 std::string bench_config::victims_text() const {
-  return runtime == runtime_kind::locus ? std::string(victims_name(victims)) : "-";
+  return locus_only(*this, std::string(victims_name(victims)));
 }
 
 std::string bench_config::schedule_text() const {
-  return runtime == runtime_kind::locus ? std::string(schedule_name(schedule)) : "-";
+  return locus_only(*this, std::string(schedule_name(schedule)));
 }
 
 std::string bench_config::flow_text() const {
-  return runtime == runtime_kind::locus ? flow_name(flow) : "-";
+  return locus_only(*this, flow_name(flow));
 }
 
 std::string bench_config::label() const {

@@ -32,22 +32,6 @@ namespace locus::schedule {
 
 using locus::detail::frame;
 
-namespace {
-constexpr std::array<locus::detail::enum_name<replay_mode>, 3> replay_mode_names{{
-    {replay_mode::stows, "stows"},
-    {replay_mode::stuws, "stuws"},
-    {replay_mode::relws, "relws"},
-}};
-}  // namespace
-
-std::span<const locus::detail::enum_name<replay_mode>> names_of(replay_mode) noexcept {
-  return replay_mode_names;
-}
-
-std::string_view to_string(replay_mode m) noexcept {
-  return locus::detail::name_of(m, "?");
-}
-
 replay_scheduler::replay_scheduler(replay_options options) : m_state(std::make_unique<state>()) {
   if (options.buffer_capacity == 0)
     throw std::invalid_argument("replay_options::buffer_capacity=0 is not valid; expected >= 1");

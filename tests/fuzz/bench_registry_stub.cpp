@@ -1,6 +1,7 @@
 // tests/fuzz/bench_registry_stub.cpp — the kernel registry for bench_cli_fuzz: the real
 // registry (bench/registry.cpp) names every kernel's implementations, which the command-line
-// fuzz target does not link. Same names as the real one for the kernels the corpus uses.
+// fuzz target does not link. Same names as the real one for the kernels the corpus uses. The
+// runtimes' names are the real ones (bench/harness/names.cpp).
 #include <string_view>
 #include <vector>
 
@@ -23,26 +24,6 @@ const kernel_info* find_kernel(std::string_view name) {
   for (const kernel_info& k : registry())
     if (k.name == name) return &k;
   return nullptr;
-}
-
-std::string_view to_string(runtime_kind rt) noexcept {
-  switch (rt) {
-    case runtime_kind::serial:
-      return "serial";
-    case runtime_kind::locus:
-      return "locus";
-    case runtime_kind::tbb:
-      return "tbb";
-    case runtime_kind::omp:
-      return "omp";
-    case runtime_kind::omp_tasks:
-      return "omp-tasks";
-    case runtime_kind::starpu:
-      return "starpu";
-    case runtime_kind::blas:
-      return "blas";
-  }
-  return "?";
 }
 
 }  // namespace bench
