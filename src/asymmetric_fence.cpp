@@ -52,10 +52,17 @@ void heavy_fence() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 #if LOCUS_HAS_MEMBARRIER
   if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) [[unlikely]] {
-    // Registered (asymmetric_fence_available) and then refused: no kernel does this, and an
-    // owner may already be popping without a fence, so stealing on would be unsound.
-    std::fputs("locus: membarrier(PRIVATE_EXPEDITED) failed after registration\n", stderr);
-    std::terminate();
+    // Not registered in this address space: a child of fork() (a death test) inherits the
+    // answer of asymmetric_fence_available, and whether the kernel carries the registration
+    // over is not something to rely on (Linux 6.18 does). Register here and retry: the
+    // barrier is needed only from this call on.
+    if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0 ||
+        membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+      // Refused after all: an owner may be popping without a fence, so stealing on would be
+      // unsound.
+      std::fputs("locus: membarrier(PRIVATE_EXPEDITED) refused after registration\n", stderr);
+      std::terminate();
+    }
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
 #else

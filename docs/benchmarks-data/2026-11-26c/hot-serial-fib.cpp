@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-[[gnu::noinline]] long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+[[gnu::noinline]] long fib(int n) {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
 int main(int argc, char** argv) {
   int n = std::atoi(argv[1]);
   auto t0 = std::chrono::steady_clock::now();
