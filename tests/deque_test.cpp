@@ -129,8 +129,8 @@ TEST(Deque, OwnerPopRacesThievesOnATwoItemDeque) {
     // At least k_min_rounds rounds; then on until k_want_steals items were stolen (so the race
     // happened) or k_max_rounds.
     constexpr std::uintptr_t k_min_rounds = 100'000;
-    constexpr std::uintptr_t k_max_rounds = 3'000'000;
-    constexpr std::uint64_t k_want_steals = 5'000;
+    constexpr std::uintptr_t k_max_rounds = 400'000;
+    constexpr std::uint64_t k_want_steals = 2'000;
     deque<std::uintptr_t> d(4, fence);
     std::vector<std::atomic<std::uint8_t>> seen(2 * k_max_rounds + 2);
     std::atomic<bool> done{false};
@@ -158,8 +158,9 @@ TEST(Deque, OwnerPopRacesThievesOnATwoItemDeque) {
       if (r >= k_min_rounds && stolen.load(std::memory_order_relaxed) >= k_want_steals) break;
       d.push(next++);
       d.push(next++);
-      // A short, varying pause between the pushes and the pops: a window for the thieves.
-      for (std::uintptr_t i = 0; i < (r % 32); ++i)
+      // A varying pause between the pushes and the pops (up to about a microsecond): a window
+      // for the thieves, whose steal takes a system call in the asymmetric form.
+      for (std::uintptr_t i = 0; i < (r % 64) * 8; ++i)
         spin.fetch_add(1, std::memory_order_relaxed);
       while (d.pop(v))
         seen[v].fetch_add(1, std::memory_order_relaxed);
