@@ -34,6 +34,16 @@
 
 #include "locus/detail/asymmetric_fence.hpp"
 
+/// deque::pop's inlining hint: clang 14 stops inlining pop into complete() once pop has its two
+/// forms (a call there, 13 instructions per fib frame more), while gcc 12 inlines it unasked and
+/// does worse when forced (248.4 instead of 228.4 per fib frame: docs/benchmarks.md,
+/// 2026-11-26c: hot path). So the hint is clang's alone.
+#if defined(__clang__)
+#define LOCUS_POP_INLINE [[gnu::always_inline]]
+#else
+#define LOCUS_POP_INLINE
+#endif
+
 namespace locus::detail {
 
 inline constexpr std::size_t k_cache_line = 64;
@@ -97,7 +107,8 @@ class deque {
   }
 
   /// Owner: pop from the bottom. Returns false if empty or the last item was lost to a thief.
-  bool pop(T& out) noexcept {
+  /// complete() pops once per completed work-first child: inlined there (LOCUS_POP_INLINE).
+  LOCUS_POP_INLINE bool pop(T& out) noexcept {
     const std::int64_t b = m_bottom.load(std::memory_order_relaxed) - 1;
     ring* r = m_ring.load(std::memory_order_relaxed);
     // The store of bottom must be ordered before the load of top, or owner and thief could
