@@ -35,7 +35,7 @@
 #include "locus/detail/asymmetric_fence.hpp"
 
 /// deque::pop's inlining hint: clang 14 stops inlining pop into complete() once pop has its two
-/// forms (a call there, 13 instructions per fib frame more), while gcc 12 inlines it unasked and
+/// forms (a call there, 5.5 instructions per fib frame more), while gcc 12 inlines it unasked and
 /// does worse when forced (248.4 instead of 228.4 per fib frame: docs/benchmarks.md,
 /// 2026-11-26c: hot path). So the hint is clang's alone.
 #if defined(__clang__)
