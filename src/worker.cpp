@@ -44,7 +44,6 @@ void worker::reevaluate() noexcept {
   const bool work_first = recent <= m_slaw.steal_threshold;
   if (work_first != m_adaptive_work_first) {
     m_adaptive_work_first = work_first;
-    if (policy_is_adaptive()) refresh_adaptive_policy();
     counters::bump(m_counters.policy_switches);
   }
 }

@@ -81,12 +81,12 @@ locus::task<long> fib_with(int n, locus::spawn_options o) {
 
 }  // namespace
 
-// Once SLAW's heuristic says work-first, choose_spawn tests one policy value (the worker's
-// k_policy_adaptive_wf) and then only the interval count and the stack condition (i). The
-// stack condition must still hold there: with S = 4 every spawn whose child would be the
-// fourth frame of the on-stack chain goes help-first and is counted. One worker, INT = 2: one
-// help-first spawn before the switch (the chain is short then), every other one is a stack
-// condition's. A fast path that skipped condition (i) would count none.
+// Once SLAW's heuristic says work-first, condition (iii) decides every spawn, but the stack
+// condition (i) is tested before it and must still hold: with S = 4 every spawn whose child
+// would be the fourth frame of the on-stack chain goes help-first and is counted. One worker,
+// INT = 2: one help-first spawn before the switch (the chain is short then), every other one is
+// a stack condition's. A fast path for the work-first state that skipped condition (i) would
+// count none.
 TEST(Adaptive, TheWorkFirstStateStillAppliesTheStackCondition) {
   locus::config c{.workers = 1};
   c.slaw.interval = 2;
@@ -100,10 +100,9 @@ TEST(Adaptive, TheWorkFirstStateStillAppliesTheStackCondition) {
   EXPECT_EQ(t.policy_switches, 1u);
 }
 
-// An explicit `adaptive` option takes choose_spawn's general path even once the worker's policy
-// is in its work-first state (k_policy_adaptive_wf): it must read the same heuristic and the
-// same interval count, so the counts are the default form's (ReevaluatesAtTheIntervalsEnd):
-// INT - 1 help-first spawns, then one switch to work-first, for good.
+// An explicit `adaptive` option reads the worker's heuristic and its interval count like a
+// default spawn: the counts are the default form's (ReevaluatesAtTheIntervalsEnd): INT - 1
+// help-first spawns, then one switch to work-first, for good.
 TEST(Adaptive, AnExplicitAdaptiveOptionSharesTheWorkersCount) {
   for (const std::uint32_t interval : {2u, 3u}) {
     locus::config c{.workers = 1};

@@ -25,11 +25,6 @@ struct runtime_state;
 inline constexpr std::uint8_t k_policy_default = 0xff;
 /// A worker's policy when a custom spawn rule (ext::spawn_rule) decides.
 inline constexpr std::uint8_t k_policy_custom = 0xfe;
-/// A worker's policy when it is adaptive (SLAW) and the last re-evaluation chose work-first:
-/// SLAW's condition (iii) then decides every spawn and (ii) could only agree, so choose_spawn
-/// tests this one value instead of the policy and then the heuristic's answer. Never a spawn
-/// option's policy (an explicit `adaptive` takes the general path, with the same count).
-inline constexpr std::uint8_t k_policy_adaptive_wf = 0xfd;
 
 /// What choose_spawn decided. `reevaluate`: SLAW's interval ended; the caller re-evaluates
 /// the adaptive policy (reevaluate_and_choose, out of line) before it decides.
@@ -71,15 +66,8 @@ class worker {
   /// re-evaluation is returned as `reevaluate` instead, for the caller to make out of line.
   [[nodiscard]] spawn_choice choose_spawn(const frame& parent, std::uint8_t policy) noexcept {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
-    // The default policy first, in its work-first state: the path most spawns take tests the
-    // interval count and the stack condition and nothing else.
-    if (p == k_policy_adaptive_wf) [[likely]] {
-      if (m_until_eval == 1) [[unlikely]]
-        return spawn_choice::reevaluate;
-      --m_until_eval;
-      return stack_condition_holds(parent) ? spawn_choice::help_first : spawn_choice::work_first;
-    }
-    if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) {
+    // The default policy first: one compare on the path most spawns take.
+    if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) [[likely]] {
       if (m_until_eval == 1) [[unlikely]]
         return spawn_choice::reevaluate;
       --m_until_eval;
@@ -90,7 +78,7 @@ class worker {
     // A frame whose strategy slot is k_slot_builtin has left what the custom rule governs
     // (replay: it is below the template): Cilk's work-first rule, inline, for it and for the
     // descendants that inherit the slot (ext::spawn_site::k_builtin).
-    // The only policy left is the custom rule's (m_policy is one of the five values).
+    // The only policy left is the custom rule's (m_policy is one of the four).
     return schedule_slot(parent.m_schedule) == k_slot_builtin ? spawn_choice::work_first
                                                               : spawn_choice::custom;
   }
@@ -105,10 +93,7 @@ class worker {
   /// scheduler has no custom rule. Lets a strategy whose custom rule matters only at times
   /// (replay: while a plan is armed) pay for it only then.
   void use_custom_rule(bool custom, spawn_policy builtin) noexcept {
-    if (m_has_custom) {
-      m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
-      if (m_policy == static_cast<std::uint8_t>(spawn_policy::adaptive)) refresh_adaptive_policy();
-    }
+    if (m_has_custom) m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
   }
 
   /// This worker's random numbers (victim choice); owner only.
@@ -133,20 +118,14 @@ class worker {
   std::coroutine_handle<> next_resume;
 
  private:
-  /// SLAW's condition (i), the hard bound: the on-stack frames are the parent's chain
-  /// (frame.hpp: m_stack_base <= m_level, so the length cannot wrap). True (and counted) when
-  /// the child would reach the limit: the spawn goes help-first.
-  bool stack_condition_holds(const frame& parent) noexcept {
-    if (parent.chain_length_of_child() >= m_slaw.stack_limit) [[unlikely]] {
-      counters::bump(m_counters.stack_condition);
-      return true;
-    }
-    return false;
-  }
   /// SLAW's conditions, after the interval count (choose_spawn, reevaluate_and_choose).
   bool choose_adaptive(const frame& parent) noexcept {
-    // (i) stack condition, first because it is the hard bound.
-    if (stack_condition_holds(parent)) return false;
+    // (i) stack condition, first because it is the hard bound: the on-stack frames are the
+    // parent's chain (frame.hpp: m_stack_base <= m_level, so the length cannot wrap).
+    if (parent.chain_length_of_child() >= m_slaw.stack_limit) [[unlikely]] {
+      counters::bump(m_counters.stack_condition);
+      return false;
+    }
     // (iii) the heuristic says work-first: condition (ii) could only say the same.
     if (m_adaptive_work_first) return true;
     // (ii) fresh-task condition.
@@ -156,17 +135,6 @@ class worker {
     }
     return false;
   }
-  /// m_policy, when it is adaptive, from the heuristic's last answer: k_policy_adaptive_wf
-  /// while it says work-first (choose_spawn's first test). Called wherever either changes.
-  void refresh_adaptive_policy() noexcept {
-    m_policy = m_adaptive_work_first ? k_policy_adaptive_wf
-                                     : static_cast<std::uint8_t>(spawn_policy::adaptive);
-  }
-  /// Whether the worker's policy is adaptive, in either state.
-  [[nodiscard]] bool policy_is_adaptive() const noexcept {
-    return m_policy == k_policy_adaptive_wf ||
-           m_policy == static_cast<std::uint8_t>(spawn_policy::adaptive);
-  }
   void reevaluate() noexcept;
 
   deque<std::uintptr_t> m_deque;
@@ -174,9 +142,7 @@ class worker {
   runtime_state& m_rt;
   unsigned m_index;
   unsigned m_place;
-  /// A spawn_policy, k_policy_custom, or k_policy_adaptive_wf (adaptive, heuristic work-first:
-  /// refresh_adaptive_policy keeps it in step with m_adaptive_work_first).
-  std::uint8_t m_policy;
+  std::uint8_t m_policy;               ///< a spawn_policy, or k_policy_custom
   bool m_has_custom;                   ///< the scheduler has a custom spawn rule
   bool m_adaptive_work_first = false;  // SLAW starts help-first
   rng m_rng;
