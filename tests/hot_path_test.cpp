@@ -69,6 +69,52 @@ TEST(JoinCounter, AfterJoinStartsTheNextEpochFromZero) {
   EXPECT_TRUE(locus::detail::child_arrive(f));
 }
 
+namespace {
+
+locus::task<long> fib_with(int n, locus::spawn_options o) {
+  if (n < 2) co_return n;
+  auto a = co_await locus::spawn(fib_with(n - 1, o), o);
+  const long b = co_await fib_with(n - 2, o);
+  co_await locus::sync();
+  co_return a.get() + b;
+}
+
+}  // namespace
+
+// Once SLAW's heuristic says work-first, condition (iii) decides every spawn, but the stack
+// condition (i) is tested before it and must still hold: with S = 4 every spawn whose child
+// would be the fourth frame of the on-stack chain goes help-first and is counted. One worker,
+// INT = 2: one help-first spawn before the switch (the chain is short then), every other one is
+// a stack condition's. A fast path for the work-first state that skipped condition (i) would
+// count none.
+TEST(Adaptive, TheWorkFirstStateStillAppliesTheStackCondition) {
+  locus::config c{.workers = 1};
+  c.slaw.interval = 2;
+  c.slaw.stack_limit = 4;
+  locus::runtime rt{c};
+  EXPECT_EQ(rt.run(fib(14)), 377);
+  const auto t = rt.stats().total();
+  EXPECT_GT(t.stack_condition, 0u);
+  EXPECT_EQ(t.spawns_help_first, 1u + t.stack_condition);
+  EXPECT_GT(t.spawns_work_first, 0u);
+  EXPECT_EQ(t.policy_switches, 1u);
+}
+
+// An explicit `adaptive` option reads the worker's heuristic and its interval count like a
+// default spawn: the counts are the default form's (ReevaluatesAtTheIntervalsEnd): INT - 1
+// help-first spawns, then one switch to work-first, for good.
+TEST(Adaptive, AnExplicitAdaptiveOptionSharesTheWorkersCount) {
+  for (const std::uint32_t interval : {2u, 3u}) {
+    locus::config c{.workers = 1};
+    c.slaw.interval = interval;
+    locus::runtime rt{c};
+    EXPECT_EQ(rt.run(fib_with(12, locus::adaptive)), 144);
+    auto t = rt.stats().total();
+    EXPECT_EQ(t.spawns_help_first, interval - 1) << "INT " << interval;
+    EXPECT_EQ(t.policy_switches, 1u) << "INT " << interval;
+  }
+}
+
 // SLAW re-evaluates every INT spawns; choose_spawn returns `reevaluate` at the INT-th spawn and
 // the re-evaluation runs out of line. With INT = 2 on one worker: the first spawn is help-first
 // (SLAW starts there), the second re-evaluates (nothing stolen: work-first), and it stays
@@ -84,18 +130,6 @@ TEST(Adaptive, ReevaluatesAtTheIntervalsEnd) {
     EXPECT_EQ(t.policy_switches, 1u) << "INT " << interval;
   }
 }
-
-namespace {
-
-locus::task<long> fib_with(int n, locus::spawn_options o) {
-  if (n < 2) co_return n;
-  auto a = co_await locus::spawn(fib_with(n - 1, o), o);
-  const long b = co_await fib_with(n - 2, o);
-  co_await locus::sync();
-  co_return a.get() + b;
-}
-
-}  // namespace
 
 // spawn(t) folds the runtime's policy in as a constant; spawn(t, o) reads o. Each obeys its own.
 TEST(Spawn, WithoutOptionsFollowsTheRuntimesPolicyWithOptionsTheirs) {

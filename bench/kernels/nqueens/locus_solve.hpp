@@ -1,0 +1,33 @@
+// nqueens, locus: the one traversal of the locus kernel (locus.cpp) and of the doc drivers that
+// count its instructions without locus-bench (docs/benchmarks-data/2026-11-26b/nqueens-driver.cpp).
+// Each legal column above the cutoff (with no cutoff: every legal column) is a spawned task
+// with its own copy of the board; children are spawned in place, each writing its count into
+// this frame's slot array, summed after the sync.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <locus/locus.hpp>
+
+#include "common.hpp"
+
+namespace nqueens_kernel {
+
+/// Internal linkage (`static`), as the traversal had in locus.cpp's unnamed namespace: gcc 12
+/// then generates the code it generated before (824.35 instructions per task at nqueens 10 either
+/// way), so the figures stay comparable with earlier runs. With `inline` (external linkage) it
+/// is 17.8 fewer per task; why is not yet known (docs/benchmarks.md, 2026-11-26c: hot path).
+static locus::task<std::int64_t> locus_solve(problem p, board b, int row) {
+  if (p.below_cutoff(row)) co_return serial_count(p.n, b, row);
+  std::array<std::int64_t, k_max_n> counts{};
+  for (int col = 0; col < p.n; ++col) {
+    if (!legal(b, row, col)) continue;
+    co_await locus::spawn(&counts[static_cast<std::size_t>(col)], locus_solve, p,
+                          with_queen(b, row, col), row + 1);
+  }
+  co_await locus::sync();
+  co_return sum_counts(counts, p.n);
+}
+
+}  // namespace nqueens_kernel
