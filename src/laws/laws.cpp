@@ -61,7 +61,8 @@ class laws_impl final : public ext::spawn_rule,
       return;
     }
     const int depth = static_cast<int>(s.level) + 1;
-    if (st == stage::packed && depth > m_cf_depth && !stranded(pd, w)) {
+    if (st == stage::packed && depth > m_cf_depth && !off_socket(pd, w, false) &&
+        !off_socket(cd, w, true)) {
       s.child_slot = k_builtin;  // socket-local: child-first on the own deque, inline after
       return;
     }
@@ -176,21 +177,31 @@ class laws_impl final : public ext::spawn_rule,
     return w.take_mail(w.place(), out);
   }
 
-  /// Whether the spawning frame's data belongs to another socket than the running worker's.
-  /// Only a frame reached from the iteration's root by calls alone can be: the root starts
-  /// where the runtime posts it (the first place), and a called half runs on its caller, while
-  /// every frame the rule hands out goes to its owner. Such a frame keeps the rule below the
-  /// CF level, so its children go to their owners' pools and only its last called leaf runs
-  /// here (a shrinking root, GE's, starts inside another socket's part: docs/design/0017).
+  /// Whether a frame's data (the spawning frame's or its child's) is not this worker's
+  /// socket's: it belongs to another socket, or it straddles two parts (`exact`: by one byte;
+  /// else by more than owner::mostly_whole's quarter). A spawning frame that is off keeps the
+  /// rule below the CF level, so its children go to their owners' pools (only its last called
+  /// leaf runs here); a child leaves the rule only if its data lies wholly in this socket's
+  /// part (exact: a subtree that leaves the rule never comes back to it, so a child that is
+  /// only mostly inside, halo rows aside, may hold a straddling leaf).
+  ///  * Another socket's: only a frame reached from the iteration's root by calls alone can
+  ///    be: the root starts where the runtime posts it (the first place), and a called half
+  ///    runs on its caller, while every frame the rule hands out goes to its owner (a shrinking
+  ///    root, GE's, starts inside another socket's part: docs/design/0017).
+  ///  * Straddling: the socket level is the shallowest depth where a task lies inside one part
+  ///    (docs/design/0017, "Socket level"); where parts do not align with the tree (3 sockets
+  ///    under a binary split) a CF root below it may still straddle, and only its children
+  ///    along the part boundary, O(depth) per boundary, are handed to their owners.
   /// Asked at the spawns below the CF level that still reach the rule: those of a CF root's
   /// frame and its called halves (their children leave the rule), O(depth) per CF root.
-  bool stranded(const ext::declared_data& pd, ext::worker_ref w) const {
+  bool off_socket(const ext::declared_data& pd, ext::worker_ref w, bool exact) const {
     // Acquire: pairs with root_holds' release (the root is registered by then: a spawn above
     // the CF level did it, and this frame came from it through a pool or a deque).
     if (pd.bytes == 0 || !m_root_ready.load(std::memory_order_acquire) ||
         find_root(pd.ranges.front()) == nullptr)
       return false;
-    return owner_in_root(pd.ranges.front()).part != m_layout.socket_of[w.index()];
+    const owner o = owner_in_root(pd.ranges.front());
+    return !(exact ? o.whole : o.mostly_whole) || o.part != m_layout.socket_of[w.index()];
   }
 
   /// Where an item of spawn depth `level` that belongs to `socket` goes: from the second
@@ -226,7 +237,10 @@ class laws_impl final : public ext::spawn_rule,
       raise_to(m_shape.cf_depth, depth);
     bool parent_whole = false;
     if (pd.bytes != 0) parent_whole = owner_in_root(pd.ranges.front()).mostly_whole;
-    if (child_whole && !parent_whole) raise_to(m_shape.socket_depth, depth);
+    // The shallowest such depth: the deepest would be a leaf's wherever parts do not align
+    // with the tree (3 sockets under a binary split), making every task above it a hand-off.
+    if (child_whole && !parent_whole) lower_to(m_shape.socket_depth, depth);
+    if (child_bytes > m_cache) m_shape.overflows.store(true, std::memory_order_relaxed);
   }
 
   /// Registers the iteration's root on first use; false (and an error recorded) if `d`'s
@@ -389,7 +403,9 @@ void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
     const int sock = std::max(m_shape.socket_depth.load(std::memory_order_relaxed), 1);
     const int leaf = std::max(m_shape.leaf_depth.load(std::memory_order_relaxed), sock);
     int cf = m_shape.cf_depth.load(std::memory_order_relaxed);
-    if (cf < 0) cf = leaf;  // nothing fits the cache: the leaves are the CF roots
+    // No subtree fits below one that does not: everything fits (the socket level's tasks are
+    // the CF roots) or nothing does (the leaves are).
+    if (cf < 0) cf = m_shape.overflows.load(std::memory_order_relaxed) ? leaf : sock;
     m_initial_depth = std::clamp(cf, sock, leaf);
     // Algorithm 1 never climbs above the socket level nor below the leaves.
     m_search = m_opt.tune ? packing_search(sock - m_initial_depth, leaf - m_initial_depth)
