@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/iterate.hpp"
 #include "locus/laws.hpp"
@@ -82,11 +83,7 @@ outcome run_shrinking(bool keep) {
   locus::laws_options o;
   o.keep_parts = keep;
   o.tune = false;
-  locus::config cfg;
-  cfg.topology = "sockets=4,cores=1";
-  cfg.workers = 4;
-  cfg.custom_scheduler = locus::make_laws_scheduler(o);
-  locus::runtime rt(cfg);
+  locus::runtime rt(laws_test::laws_config("sockets=4,cores=1", 4, locus::make_laws_scheduler(o)));
   shrinking g(512, 8, 48);
   g.rt = &rt;
   constexpr std::size_t iterations = 8;  // the last sweeps rows 336..511: parts 2 and 3

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/data.hpp"
 #include "locus/ext/observer.hpp"
@@ -94,11 +95,7 @@ TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
   locus::laws_options o;
   o.cache_bytes = 2 * 64 * sizeof(double);  // a CF subtree is 2 leaves: 16 per socket
   o.tune = false;
-  locus::config cfg;
-  cfg.topology = "sockets=2,cores=1";
-  cfg.workers = 2;
-  cfg.custom_scheduler = locus::make_laws_scheduler(o);
-  locus::runtime rt(cfg);
+  locus::runtime rt(laws_test::laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler(o)));
   auto obs = std::static_pointer_cast<pool_pickups>(locus::ext::core_ref::of(rt).install_once(
       &k_key, [] { return std::make_shared<pool_pickups>(); }));
   lopsided_sweep sw(n);
