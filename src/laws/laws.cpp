@@ -120,8 +120,9 @@ class laws_impl final : public ext::spawn_rule,
       const unsigned v = sock.workers[w.random_below(n)];
       if (v != w.index() && w.steal_from(v, out)) return true;
     }
-    // Roots and remote spawns posted to the place (a socket).
-    if (w.take_mail(w.place(), out)) return true;
+    // Roots and remote spawns posted to the place (a socket). A packed iteration's root that
+    // lies in another socket's part goes to that socket (below).
+    if (w.take_mail(w.place(), out)) return !(st == stage::packed && rehome_root(w, out));
     if (st == stage::first_touch) return w.take_from(sock.pool, out);  // any worker, own socket
     // 2. the head takes the socket's next task above its CF roots, else its next CF subtree,
     // only once the last one is done.
@@ -175,6 +176,28 @@ class laws_impl final : public ext::spawn_rule,
       if (w.steal_from(v, out)) return true;
     }
     return w.take_mail(w.place(), out);
+  }
+
+  /// A root the runtime posted to this worker's place (the first place: runtime::run) whose
+  /// data lies (mostly) in another socket's part goes to that socket's upper pool, which only
+  /// its head takes from: true when it did. Else the root would run here and its chain of called
+  /// halves, all the other socket's, would stay here, handing each spawn back to its owner: one
+  /// hand-off per level per iteration (GE's late pivots, whose rows lie in the last part, paid
+  /// them on every pivot; docs/design/0017, "Stranded frames"). A root that straddles parts
+  /// (heat's, GE's early pivots) runs where it was posted, as before.
+  bool rehome_root(ext::worker_ref w, const ext::work_item& it) {
+    const ext::task_ref t = ext::task_ref::of_item(it.bits);
+    if (!t.is_frame() || !t.is_root()) return false;
+    const ext::declared_data d = ext::declared_data_of(t);
+    // root_holds registers the iteration's root from this frame's data if none is yet.
+    if (d.bytes == 0 || !root_holds(d)) return false;
+    const owner o = owner_in_root(d.ranges.front());
+    if (!o.mostly_whole || o.part == m_layout.socket_of[w.index()]) return false;
+    // The pool's mutex orders the frame's writes before its taker's reads; the push wakes the
+    // head when its socket is quiet, else its last active worker does (ext/pool.hpp).
+    if (!m_upper[o.part]->push(it)) return false;
+    m_rehomed.fetch_add(1, std::memory_order_relaxed);
+    return true;
   }
 
   /// Whether a frame's data (the spawning frame's or its child's) is not this worker's
@@ -322,6 +345,7 @@ class laws_impl final : public ext::spawn_rule,
   std::string m_error;  ///< the iteration's first error, under m_root_mutex
   tree_shape m_shape;
   std::atomic<std::uint64_t> m_cross{0}, m_cf_roots{0};
+  std::atomic<std::uint64_t> m_rehomed{0};  ///< roots sent to their socket (rehome_root), all runs
   ext::workload m_workload = ext::workload::undecided;
   int m_initial_depth = -1;  ///< the CF depth before Algorithm 1 (S_alpha <= S_c)
   packing_search m_search;
