@@ -35,7 +35,9 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "locus/ext/accounting.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/locality/data_range.hpp"
 
@@ -47,8 +49,16 @@ enum class laws_cost : std::uint8_t {
   modelled_misses  ///< iteration_record::l3_misses (needs config::accounting)
 };
 
+/// What S_alpha (Eq. 2) is made of.
+enum class laws_footprint : std::uint8_t {
+  declared,  ///< the task's declared bytes (works with accounting off; the default)
+  misses     ///< the model's private-level misses of the first iteration (needs accounting
+             ///< with a private level: config_error otherwise)
+};
+
 struct laws_options {
   laws_cost cost = laws_cost::wall_time;
+  laws_footprint footprint = laws_footprint::declared;
   /// Overrides `cost` when set: any cost of an iteration (tests use a synthetic one).
   std::function<double(const ext::iteration_record&)> cost_function;
   /// S_c in bytes; 0: one socket's L3 from the topology (l3 bytes times L3 groups per socket).
@@ -65,9 +75,10 @@ struct laws_options {
 };
 
 /// laws_options from a LOCUS_LAWS-style string: "cost=time|misses,tune=0|1,parts=keep|each,
-/// cache=SIZE" (any subset, comma-separated; SIZE in bytes, or with KiB/MiB/GiB). Throws
-/// config_error naming `what`, the value and the expected form. scheduler_kind::laws reads
-/// LOCUS_LAWS through this when it makes its scheduler (unset or empty: the defaults).
+/// cache=SIZE,footprint=declared|misses" (any subset, comma-separated; SIZE in bytes, or with
+/// KiB/MiB/GiB). Throws config_error naming `what`, the value and the expected form.
+/// scheduler_kind::laws reads LOCUS_LAWS through this when it makes its scheduler (unset or empty:
+/// the defaults).
 [[nodiscard]] laws_options parse_laws_options(std::string_view value, std::string_view what);
 
 /// A LAWS scheduler for one runtime (config::custom_scheduler). Throws config_error when a
@@ -88,6 +99,22 @@ struct owner {
   bool mostly_whole = false;
 };
 [[nodiscard]] owner owner_of(const data_range& root, const data_range& r, unsigned parts);
+
+/// Eq. 2 over the tasks of one iteration as the accountant reported them (ext::task_footprint:
+/// level, position, own private-miss bytes M_alpha): subtree[i] = S_alpha of tasks[i], its own
+/// M plus those of the tasks whose positions lie inside its position (its subtree: children's
+/// positions nest in their parent's; leaves must not nest in each other). cf_depth: the deepest
+/// level holding a task with S_alpha <= cache_bytes whose parent (the task one level up whose
+/// position holds it) has S_parent > cache_bytes; -1 if none: then all_fit or none_fit says
+/// why (or neither, for a tree without parent links).
+struct footprint_packing {
+  int cf_depth = -1;
+  bool all_fit = false;
+  bool none_fit = false;
+  std::vector<std::uint64_t> subtree;
+};
+[[nodiscard]] footprint_packing pack_by_footprint(std::span<const ext::task_footprint> tasks,
+                                                  std::size_t cache_bytes);
 
 /// Algorithm 1 over packing offsets (levels below (+) or above (-) the initial CF depth), in
 /// [lowest, highest] (lowest <= 0 <= highest: the socket level and the leaves bound it).

@@ -7,12 +7,14 @@
 #include <string>
 
 #include "locus/config.hpp"
+#include "locus/ext/accounting.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/data.hpp"
 #include "locus/ext/pool.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/ext/sockets.hpp"
 #include "locus/laws.hpp"
+#include "locus/locality/accountant.hpp"
 #include "state.hpp"
 
 namespace locus::laws {
@@ -22,7 +24,8 @@ constexpr std::uint32_t k_builtin = ext::spawn_site::k_builtin;
 
 class laws_impl final : public ext::spawn_rule,
                         public ext::acquisition,
-                        public ext::iteration_hooks {
+                        public ext::iteration_hooks,
+                        public ext::footprint_sink {
  public:
   explicit laws_impl(laws_options o) : m_opt(std::move(o)) {}
 
@@ -158,6 +161,17 @@ class laws_impl final : public ext::spawn_rule,
   }
 
   [[nodiscard]] std::string_view name() const noexcept override { return "laws"; }
+
+  // --- footprint=misses: the first iteration's tasks, as the accountant reports them ----------
+
+  void on_footprint(unsigned worker, const ext::task_footprint& f) noexcept override {
+    // The worker's own list (no lock: one writer each; read after run() returned). An
+    // allocation failure loses the report: the packing then sees a smaller subtree.
+    try {
+      if (worker < m_footprints.size()) m_footprints[worker].push_back(f);
+    } catch (...) {
+    }
+  }
 
   // --- iterations ------------------------------------------------------------------------------
 
@@ -324,6 +338,7 @@ class laws_impl final : public ext::spawn_rule,
   }
 
   void set_gates(ext::core_ref core, bool gated);
+  int cf_from_misses(int sock, int leaf);
 
   laws_options m_opt;
   std::atomic<bool> m_made{false};
@@ -346,6 +361,9 @@ class laws_impl final : public ext::spawn_rule,
   tree_shape m_shape;
   std::atomic<std::uint64_t> m_cross{0}, m_cf_roots{0};
   std::atomic<std::uint64_t> m_rehomed{0};  ///< roots sent to their socket (rehome_root), all runs
+  /// Per worker: the first iteration's task footprints (footprint=misses), between its begin
+  /// and end only.
+  std::vector<std::vector<ext::task_footprint>> m_footprints;
   ext::workload m_workload = ext::workload::undecided;
   int m_initial_depth = -1;  ///< the CF depth before Algorithm 1 (S_alpha <= S_c)
   packing_search m_search;
@@ -359,6 +377,18 @@ void laws_impl::set_gates(ext::core_ref core, bool gated) {
     ext::set_pool_taker(core, s->pool, taker);
     ext::set_pool_taker(core, *m_upper[i], taker);
   }
+}
+
+/// The CF depth from the first iteration's private misses (Eq. 2, pack_by_footprint). Spawn depths
+/// and frame levels agree: a child's level is its parent's plus one, the root's 0.
+int laws_impl::cf_from_misses(int sock, int leaf) {
+  std::vector<ext::task_footprint> all;
+  for (auto& v : m_footprints)
+    all.insert(all.end(), v.begin(), v.end());
+  m_footprints.clear();
+  const footprint_packing p = pack_by_footprint(all, m_cache);
+  if (p.cf_depth >= 0) return p.cf_depth;
+  return p.all_fit ? sock : leaf;
 }
 
 void laws_impl::begin(ext::core_ref core, std::size_t index) {
@@ -378,6 +408,16 @@ void laws_impl::begin(ext::core_ref core, std::size_t index) {
   m_cross.store(0, std::memory_order_relaxed);
   m_cf_roots.store(0, std::memory_order_relaxed);
   stage st = stage::first_touch;
+  if (index == 0 && m_opt.footprint == laws_footprint::misses) {
+    accountant* acc = core.accounting();
+    if (acc == nullptr || acc->private_bytes() == 0)
+      throw config_error(
+          "laws: footprint=misses needs locality accounting with a private cache level; "
+          "expected config::accounting=true (LOCUS_ACCOUNTING=1) on a topology with an l2 "
+          "size, or footprint=declared");
+    m_footprints.assign(m_layout.socket_of.size(), {});
+    acc->set_footprint_sink(this);  // until this iteration's end
+  }
   if (index == 0) {
     m_shape.reset();
     m_workload = ext::workload::undecided;
@@ -396,8 +436,11 @@ void laws_impl::begin(ext::core_ref core, std::size_t index) {
   m_in_iteration.store(true, std::memory_order_relaxed);
 }
 
-void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
+void laws_impl::end(ext::core_ref core, ext::iteration_record& r) {
   m_in_iteration.store(false, std::memory_order_relaxed);
+  // The sink is the first iteration's only (begin installed it): later ones report nothing.
+  if (accountant* acc = core.accounting(); acc != nullptr && acc->footprint_sink() == this)
+    acc->set_footprint_sink(nullptr);
   const stage st = m_stage.load(std::memory_order_relaxed);
   r.scheduler = "laws";
   r.stage = st == stage::first_touch ? "first-touch"
@@ -430,6 +473,7 @@ void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
     // No subtree fits below one that does not: everything fits (the socket level's tasks are
     // the CF roots) or nothing does (the leaves are).
     if (cf < 0) cf = m_shape.overflows.load(std::memory_order_relaxed) ? leaf : sock;
+    if (m_opt.footprint == laws_footprint::misses) cf = cf_from_misses(sock, leaf);
     m_initial_depth = std::clamp(cf, sock, leaf);
     // Algorithm 1 never climbs above the socket level nor below the leaves.
     m_search = m_opt.tune ? packing_search(sock - m_initial_depth, leaf - m_initial_depth)
