@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "laws_support.hpp"
@@ -129,6 +131,70 @@ TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
   for (std::size_t i = 1; i < iterations; ++i)
     takes += recs[i].cross_socket_takes;
   EXPECT_EQ(takes, across);
+}
+
+/// An iteration whose data is socket 0's part only (with keep_parts: inside the first
+/// iteration's root), its leaves slow: socket 1 has nothing of its own and its head parks.
+struct half_sweep {
+  std::vector<double> a;
+  std::size_t leaf = 64;
+  explicit half_sweep(std::size_t n) : a(n, 0.0) {}
+  locus::task<void> split(std::size_t lo, std::size_t hi) {
+    if (hi - lo <= leaf) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      for (std::size_t i = lo; i < hi; ++i)
+        a[i] += 1.0;
+      co_return;
+    }
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const auto half = [this](std::size_t l, std::size_t h) {
+      return locus::with_data(
+          split(l, h), locus::data_range::of(a.data() + l, h - l, locus::access::read_write));
+    };
+    co_await locus::spawn(half(lo, mid));
+    co_await half(mid, hi);
+    co_await locus::sync();
+  }
+  locus::task<void> root(std::size_t n) {
+    return locus::with_data(split(0, n),
+                            locus::data_range::of(a.data(), n, locus::access::read_write));
+  }
+};
+
+/// Cross-socket takes over iterations 1.. whose work is all socket 0's, each begun after
+/// socket 1's head had time to park (the pause is no assertion on time: it only lets the head
+/// reach its sleep).
+std::uint64_t takes_into_a_parked_socket(bool wake) {
+  constexpr std::size_t n = 4096;
+  locus::laws_options o;
+  o.cache_bytes = 2 * 64 * sizeof(double);  // CF subtrees of 2 leaves: 16 in each half
+  o.tune = false;
+  o.wake_idle_heads = wake;
+  locus::runtime rt(laws_test::laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler(o)));
+  half_sweep sw(n);
+  constexpr std::size_t iterations = 6;
+  const auto recs = locus::iterate(rt, iterations, [&](std::size_t i) {
+    if (i >= 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return sw.root(i == 0 ? n : n / 2);  // iteration 0 homes both parts
+  });
+  for (std::size_t i = 0; i < n; ++i)
+    EXPECT_EQ(sw.a[i], i < n / 2 ? static_cast<double>(iterations) : 1.0) << i;
+  std::uint64_t takes = 0;
+  for (std::size_t i = 1; i < iterations; ++i) {
+    EXPECT_EQ(recs[i].stage, "tuned");
+    takes += recs[i].cross_socket_takes;
+  }
+  return takes;
+}
+
+// The wake rule (docs/design/0017, "Waking another head"): socket 0's CF pool holds 16
+// subtrees of slow leaves while socket 1's head is parked with nothing of its own. Woken by the
+// second push, it takes some; with wake=own nothing wakes it (its own pools get no push).
+TEST(LawsSteal, AParkedHeadWithNothingOfItsOwnIsWokenToTakeAcross) {
+  EXPECT_GT(takes_into_a_parked_socket(true), 0u);
+  EXPECT_EQ(takes_into_a_parked_socket(false), 0u);
 }
 
 }  // namespace

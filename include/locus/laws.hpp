@@ -72,11 +72,15 @@ struct laws_options {
   /// paper's Eq. 1 per iteration, balanced but away from the homes as the root shrinks). An
   /// iteration whose root is not inside the previous one's starts its own parts either way.
   bool keep_parts = true;
+  /// Whether a CF root pushed into a CF pool that already holds one wakes a parked head of
+  /// another socket with nothing of its own (it may then take a whole CF subtree across), or
+  /// only the pool's own head is ever woken (false).
+  bool wake_idle_heads = true;
 };
 
 /// laws_options from a LOCUS_LAWS-style string: "cost=time|misses,tune=0|1,parts=keep|each,
-/// cache=SIZE,footprint=declared|misses" (any subset, comma-separated; SIZE in bytes, or with
-/// KiB/MiB/GiB). Throws config_error naming `what`, the value and the expected form.
+/// cache=SIZE,footprint=declared|misses,wake=idle|own" (any subset, comma-separated; SIZE in bytes,
+/// or with KiB/MiB/GiB). Throws config_error naming `what`, the value and the expected form.
 /// scheduler_kind::laws reads LOCUS_LAWS through this when it makes its scheduler (unset or empty:
 /// the defaults).
 [[nodiscard]] laws_options parse_laws_options(std::string_view value, std::string_view what);

@@ -103,6 +103,10 @@ class laws_impl final : public ext::spawn_rule,
     // takes it, never another socket (a subtree of it is no CF root).
     if (st == stage::packed && depth > m_cf_depth)
       s.to_pool = m_upper[s.work_first ? rest_socket : child_socket].get();
+    // A CF root joining one or more in its socket's CF pool may be taken by another socket:
+    // wake one idle head that has nothing of its own (docs/design/0017, "Waking another head").
+    if (st == stage::packed && depth == m_cf_depth && !s.work_first && m_opt.wake_idle_heads)
+      wake_idle_head(w, child_socket);
   }
 
   // --- (c) the acquisition: three levels ------------------------------------------------------
@@ -190,6 +194,30 @@ class laws_impl final : public ext::spawn_rule,
       if (w.steal_from(v, out)) return true;
     }
     return w.take_mail(w.place(), out);
+  }
+
+  /// Wakes the head of one other socket that is parked, quiet and has nothing in its own two
+  /// pools, when socket `busy`'s CF pool holds one or more CF roots before the push that
+  /// follows (two or more after it: a take across sockets leaves the owner its next one).
+  /// Without it a push wakes only its own pool's head, so an idle head that had gone to sleep
+  /// never balanced (docs/design/0017). The woken head looks once more (acquire's level 3)
+  /// and sleeps again if the owner took the subtrees first: a wasted wake, never a lost one
+  /// (the owner's head is woken by its own pool's gate). Asked once per CF root pushed: O(M).
+  void wake_idle_head(ext::worker_ref w, unsigned busy) {
+    if (m_layout.sockets[busy]->pool.size_hint() < 1) return;
+    const auto m = static_cast<std::uint32_t>(m_layout.sockets.size());
+    const std::uint32_t start = w.random_below(m);
+    for (std::uint32_t k = 0; k < m; ++k) {
+      const std::uint32_t o = (start + k) % m;
+      const ext::socket_group& g = *m_layout.sockets[o];
+      if (o == busy || g.pool.size_hint() != 0 || m_upper[o]->size_hint() != 0 ||
+          w.core().domain_active(o) != 0)
+        continue;
+      if (w.core().wake_worker(g.head)) {  // true only if it was parked
+        m_head_wakes.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
   }
 
   /// A root the runtime posted to this worker's place (the first place: runtime::run) whose
@@ -360,7 +388,10 @@ class laws_impl final : public ext::spawn_rule,
   std::string m_error;  ///< the iteration's first error, under m_root_mutex
   tree_shape m_shape;
   std::atomic<std::uint64_t> m_cross{0}, m_cf_roots{0};
-  std::atomic<std::uint64_t> m_rehomed{0};  ///< roots sent to their socket (rehome_root), all runs
+  std::atomic<std::uint64_t> m_rehomed{0};
+  std::atomic<std::uint64_t> m_head_wakes{
+      0};  ///< heads woken by wake_idle_head, all runs  ///< roots sent to their socket
+           ///< (rehome_root), all runs
   /// Per worker: the first iteration's task footprints (footprint=misses), between its begin
   /// and end only.
   std::vector<std::vector<ext::task_footprint>> m_footprints;

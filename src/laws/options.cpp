@@ -12,7 +12,8 @@ namespace {
 
 constexpr std::string_view k_forms =
     "comma-separated key=value pairs: cost=time|misses, tune=0|1, parts=keep|each, "
-    "footprint=declared|misses, cache=SIZE (bytes, or with a unit K, KiB, M, MiB, G, GiB; at "
+    "footprint=declared|misses, wake=idle|own, cache=SIZE (bytes, or with a unit K, KiB, M, MiB, "
+    "G, GiB; at "
     "least 1 KiB), e.g. "
     "cost=misses,parts=keep";
 
@@ -81,6 +82,9 @@ laws_options parse_laws_options(std::string_view value, std::string_view what) {
       } else {
         throw bad();
       }
+    } else if (key == "wake") {
+      if (v != "idle" && v != "own") throw bad();
+      o.wake_idle_heads = v == "idle";
     } else if (key == "cache") {
       o.cache_bytes = parse_bytes(v);
       if (o.cache_bytes < 1024) throw bad();
