@@ -15,15 +15,18 @@
 //  * first iteration: every task with data goes through its socket's pool, taken only by that
 //    socket's workers, and no worker takes work from another socket (first touch homes each
 //    part where it will be used);
-//  * packing (Eq. 2): S_alpha is a task's declared bytes (its subtree's, Eq. 1 splits them);
-//    CF roots are the tasks of the first spawn depth where S_alpha <= S_c (the socket's L3),
-//    never above the socket level; from the second iteration Algorithm 1 moves that depth
+//  * packing (Eq. 2): S_alpha is a task's declared bytes (its subtree's, Eq. 1 splits them),
+//    or with laws_options::footprint = misses the first iteration's modelled private-level
+//    misses summed over its subtree; CF roots are the tasks of the deepest spawn depth where
+//    S_alpha <= S_c (the socket's L3) < S_parent, never above the socket level (the shallowest
+//    depth with a task inside one part); from the second iteration Algorithm 1 moves that depth
 //    down while the iteration's cost strictly improves, else up, and keeps the best;
 //  * three-level stealing (from the second iteration): a worker steals from its socket peers;
 //    the socket's head (its lowest-numbered worker) takes, only while no worker of its socket
 //    runs a task (one CF subtree at a time per socket), from its socket's pool of tasks above
 //    the CF roots, then from its CF pool, then a whole CF subtree (never a task above one) from
-//    another socket's CF pool holding two or more;
+//    another socket's CF pool holding two or more; a CF root pushed into a CF pool that holds
+//    one already wakes a parked head of another socket that has nothing of its own;
 //  * an iteration whose data lies inside the previous one's (GE) keeps the previous parts
 //    (laws_options::keep_parts), so tasks follow the first iteration's homes;
 //  * a program that declares no data, or too little per task (ext::classify_workload), is
