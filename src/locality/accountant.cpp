@@ -177,14 +177,7 @@ std::uint64_t accountant::record_pages(unsigned worker, const void* p, std::size
 }
 
 void accountant::record(unsigned worker, const void* p, std::size_t bytes, access mode) {
-  check_worker(worker);
-  if (bytes == 0) return;
-  if (writes(mode)) {
-    const home mine = home::on_core(static_cast<unsigned>(m_worker_core[worker]));
-    record_pages(worker, p, bytes, [&](const void* page) { return m_homes.claim(page, mine); });
-  } else {
-    record_pages(worker, p, bytes, [&](const void* page) { return m_homes.home_of(page); });
-  }
+  (void)record_missed(worker, data_range{static_cast<const std::byte*>(p), bytes, mode});
 }
 
 std::uint64_t accountant::record_missed(unsigned worker, const data_range& r) {
