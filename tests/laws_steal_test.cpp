@@ -127,8 +127,9 @@ TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
         << p.level << ", above the CF level " << r.cf_level;
   }
   // Every take across sockets the records count is one the check above saw. (Whether socket
-  // 1 takes any depends on its head being awake when socket 0's CF pool holds two or more: a
-  // push wakes only the pool's own head. With the old rule this test failed 10 runs of 10.)
+  // 1 takes any depends on its head being awake, or woken while parked with nothing of its
+  // own, when socket 0's CF pool holds two or more. With the old rule this test failed 10 runs
+  // of 10.)
   std::uint64_t takes = 0;
   for (std::size_t i = 1; i < iterations; ++i)
     takes += recs[i].cross_socket_takes;
