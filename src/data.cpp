@@ -87,16 +87,29 @@ void inherit_data(const frame& parent, frame& child) {
 void complete_data(frame& f) noexcept {
   data_slot* d = f.m_data;
   f.m_data = nullptr;
+  accountant* acc = d->count != 0 ? accountant_here() : nullptr;
+  if (acc == nullptr) {
+    free_data(d);
+    return;
+  }
+  const unsigned w = ext::this_worker_index();
+  // A strategy that learns footprints (LAWS's footprint=misses) hears of every task with data,
+  // with the private-level misses of its own records (ext/accounting.hpp); else nothing more.
+  ext::footprint_sink* sink = acc->footprint_sink();
+  std::uint64_t missed = 0;
   // The parts not handed to children were accessed by this task (a leaf: all of them).
-  if (d->handed < d->fanout && d->count != 0) {
-    if (accountant* acc = accountant_here()) {
-      const unsigned w = ext::this_worker_index();
-      for (std::uint32_t k = 0; k < d->count; ++k) {
-        const data_range rest = parts_from(d->ranges[k], d->handed, d->fanout, d->grain);
-        if (!rest.empty()) acc->record(w, rest);
+  if (d->handed < d->fanout) {
+    for (std::uint32_t k = 0; k < d->count; ++k) {
+      const data_range rest = parts_from(d->ranges[k], d->handed, d->fanout, d->grain);
+      if (rest.empty()) continue;
+      if (sink != nullptr) {
+        missed += acc->record_missed(w, rest);
+      } else {
+        acc->record(w, rest);
       }
     }
   }
+  if (sink != nullptr) sink->on_footprint(w, {f.m_level, d->ranges[0], missed});
   free_data(d);
 }
 

@@ -13,46 +13,14 @@
 #include <thread>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/iterate.hpp"
 #include "locus/laws.hpp"
 #include "locus/locus.hpp"
 
 namespace {
 
-/// A D&C sweep over `a` (heat's shape: first half spawned, second called), its root declaring
-/// the whole array read-write: each iteration touches a.size() doubles.
-struct sweep {
-  std::vector<double> a;
-  std::size_t leaf = 256;
-
-  explicit sweep(std::size_t n) : a(n, 0.0) {}
-
-  locus::task<void> split(std::size_t lo, std::size_t hi) {
-    if (hi - lo <= leaf) {
-      for (std::size_t i = lo; i < hi; ++i)
-        a[i] += 1.0;
-      co_return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    co_await locus::spawn(split(lo, mid));
-    co_await split(mid, hi);
-    co_await locus::sync();
-  }
-  locus::task<void> root() {
-    const locus::data_range r =
-        locus::data_range::of(a.data(), a.size(), locus::access::read_write);
-    co_await locus::with_data(split(0, a.size()), r, {2, sizeof(double)});
-  }
-};
-
-locus::config accounted(const char* topology, unsigned workers) {
-  locus::config cfg;
-  cfg.topology = topology;
-  cfg.workers = workers;
-  cfg.pin = false;
-  cfg.accounting = true;
-  return cfg;
-}
+using laws_test::accounted;
 
 locus::task<void> nothing() {
   co_return;
@@ -60,7 +28,7 @@ locus::task<void> nothing() {
 
 TEST(iterate_stats, the_runtime_keeps_every_record_iterate_returns_with_accounting_measured) {
   locus::runtime rt(accounted("sockets=2,cores=1,l3=1MiB,l2=64KiB", 2));
-  sweep sw(16384);
+  laws_test::sweep sw(16384, 256);
   const auto recs = locus::iterate(rt, 3, [&](std::size_t) { return sw.root(); });
   const locus::runtime_stats s = rt.stats();
   ASSERT_EQ(s.iterations.size(), 3u);
@@ -90,7 +58,7 @@ TEST(iterate_stats, without_accounting_only_time_and_the_schedulers_fields_are_r
   cfg.workers = 2;
   cfg.pin = false;
   locus::runtime rt(cfg);
-  sweep sw(4096);
+  laws_test::sweep sw(4096, 256);
   (void)locus::iterate(rt, 2, [&](std::size_t) { return sw.root(); });
   const locus::runtime_stats s = rt.stats();
   ASSERT_EQ(s.iterations.size(), 2u);
@@ -158,7 +126,7 @@ TEST(iterate_stats, a_reader_on_another_thread_sees_whole_records_that_only_grow
         if (s.iterations[i].index != i || s.iterations[i].scheduler != "slaw") torn = true;
     }
   });
-  sweep sw(2048);
+  laws_test::sweep sw(2048, 256);
   (void)locus::iterate(rt, 200, [&](std::size_t) { return sw.root(); });
   done.store(true, std::memory_order_release);
   reader.join();
@@ -175,7 +143,8 @@ TEST(iterate_stats, laws_records_its_stage_workload_and_cf_roots) {
     locus::config cfg = accounted("sockets=2,cores=2,l3=64KiB,l2=16KiB", 4);
     cfg.scheduler = locus::scheduler_kind::laws;
     locus::runtime rt(cfg);
-    sweep sw(65536);  // 512 KiB: each socket's half does not fit its L3, CF roots lie below
+    laws_test::sweep sw(
+        65536, 256);  // 512 KiB: each socket's half does not fit its L3, CF roots lie below
     (void)locus::iterate(rt, 3, [&](std::size_t) { return sw.root(); });
     kept = rt.stats();
   }

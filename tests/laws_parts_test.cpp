@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/iterate.hpp"
 #include "locus/laws.hpp"
@@ -82,11 +84,7 @@ outcome run_shrinking(bool keep) {
   locus::laws_options o;
   o.keep_parts = keep;
   o.tune = false;
-  locus::config cfg;
-  cfg.topology = "sockets=4,cores=1";
-  cfg.workers = 4;
-  cfg.custom_scheduler = locus::make_laws_scheduler(o);
-  locus::runtime rt(cfg);
+  locus::runtime rt(laws_test::laws_config("sockets=4,cores=1", 4, locus::make_laws_scheduler(o)));
   shrinking g(512, 8, 48);
   g.rt = &rt;
   constexpr std::size_t iterations = 8;  // the last sweeps rows 336..511: parts 2 and 3
@@ -123,6 +121,33 @@ TEST(LawsParts, EachIterationsOwnSplitIsTheOtherChoice) {
   const outcome o = run_shrinking(false);
   ASSERT_GT(o.checked, 0u);
   EXPECT_LT(o.on_first_parts, o.checked);
+}
+
+// A packed iteration whose root lies in one socket's part (GE's late pivots) starts on that
+// socket: the runtime posts it to the first place, whose worker hands it over (rehome_root),
+// instead of running the root's chain of called halves there and handing each spawn back (one
+// hand-off per level per iteration; docs/design/0017, "Stranded frames"). Checked by where the
+// leaves ran, the rightmost (reached from the root by calls alone) included, in the iterations
+// without a cross-socket take (a head may take a whole CF subtree of socket 3's).
+TEST(LawsParts, ARootInsideOnePartStartsOnItsSocket) {
+  locus::laws_options o;
+  o.tune = false;
+  locus::runtime rt(laws_test::laws_config("sockets=4,cores=1", 4, locus::make_laws_scheduler(o)));
+  shrinking g(512, 8, 8);  // iterations 48..63 sweep rows 8k..511, inside part 3 (384..511)
+  g.rt = &rt;
+  constexpr std::size_t iterations = 64, first_inside = 48;
+  const auto recs = locus::iterate(rt, iterations, [&](std::size_t k) { return g.root(k); });
+  std::size_t checked = 0, rightmost = 0;
+  for (const auto& l : g.runs) {
+    if (l.iteration < first_inside || recs[l.iteration].cross_socket_takes != 0) continue;
+    ASSERT_EQ(recs[l.iteration].stage, "tuned");
+    ++checked;
+    rightmost += l.hi == g.rows ? 1 : 0;
+    EXPECT_EQ(l.socket, 3u) << "iteration " << l.iteration << ": leaf [" << l.lo << ", " << l.hi
+                            << ")";
+  }
+  ASSERT_GT(rightmost, 0u) << "every iteration inside part 3 took work across sockets";
+  EXPECT_GE(checked, rightmost);
 }
 
 TEST(LawsOptions, ParseAndErrors) {

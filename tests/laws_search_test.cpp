@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/iterate.hpp"
 #include "locus/laws.hpp"
 #include "locus/locus.hpp"
@@ -86,27 +87,6 @@ TEST(LawsOwner, MajorityOwnerAndStraddling) {
                std::invalid_argument);
 }
 
-/// A D&C sweep of depth ~11 over 512 KiB with leaves of 256 B.
-struct deep_sweep {
-  std::vector<double> a = std::vector<double>(1 << 16, 0.0);
-  locus::task<void> split(std::size_t lo, std::size_t hi) {
-    if (hi - lo <= 32) {
-      for (std::size_t i = lo; i < hi; ++i)
-        a[i] += 1.0;
-      co_return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    co_await locus::spawn(split(lo, mid));
-    co_await split(mid, hi);
-    co_await locus::sync();
-  }
-  locus::task<void> root() {
-    co_await locus::with_data(split(0, a.size()),
-                              locus::data_range::of(a.data(), a.size(), locus::access::read_write),
-                              {2, sizeof(double)});
-  }
-};
-
 /// The offset the laws scheduler settles on for a synthetic cost of the packing offset.
 int settle(double (*curve)(int), std::vector<locus::iteration_stats>* out = nullptr) {
   locus::laws_options o;
@@ -114,13 +94,8 @@ int settle(double (*curve)(int), std::vector<locus::iteration_stats>* out = null
   o.cost_function = [curve](const locus::ext::iteration_record& r) {
     return curve(r.packing_offset);
   };
-  locus::config cfg;
-  cfg.topology = "sockets=4,cores=1";
-  cfg.workers = 4;
-  cfg.places = "socket";
-  cfg.custom_scheduler = locus::make_laws_scheduler(o);
-  locus::runtime rt(cfg);
-  deep_sweep sw;
+  locus::runtime rt(laws_test::laws_config("sockets=4,cores=1", 4, locus::make_laws_scheduler(o)));
+  laws_test::sweep sw(1 << 16, 32);  // depth ~11 over 512 KiB, leaves of 256 B
   const auto recs = locus::iterate(rt, 14, [&](std::size_t) { return sw.root(); });
   for (double v : sw.a)
     EXPECT_EQ(v, 14.0);

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "laws_support.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/iterate.hpp"
 #include "locus/laws.hpp"
@@ -18,73 +20,8 @@
 
 namespace {
 
-/// A D&C sweep over `a` (Cilk's heat shape: first half spawned, second called): each leaf adds
-/// 1 to its elements and records the socket (package) of the worker that ran it.
-struct sweep {
-  std::vector<double> a;
-  std::size_t leaf = 64;
-  const locus::runtime* rt = nullptr;
-  bool record = true;  ///< leaves record their socket (the iterations under test)
-  std::vector<std::atomic<int>> leaf_socket;  ///< by leaf start / leaf (leaves are aligned)
-
-  sweep(std::size_t n, std::size_t leaf_elems) : a(n, 0.0), leaf(leaf_elems), leaf_socket(n) {}
-
-  locus::task<void> split(std::size_t lo, std::size_t hi) {
-    if (hi - lo <= leaf) {
-      for (std::size_t i = lo; i < hi; ++i)
-        a[i] += 1.0;
-      const unsigned w = locus::ext::this_worker_index();
-      if (record)
-        leaf_socket[lo].store(static_cast<int>(rt->topo().cores()[rt->core_of(w)].package));
-      co_return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    co_await locus::spawn(split(lo, mid));
-    co_await split(mid, hi);
-    co_await locus::sync();
-  }
-  locus::task<void> root() {
-    const locus::data_range r =
-        locus::data_range::of(a.data(), a.size(), locus::access::read_write);
-    co_await locus::with_data(split(0, a.size()), r, {2, sizeof(double)});
-  }
-  /// The socket part (0..m-1) holding most of [lo, hi) when the array is cut in m equal parts
-  /// (Eq. 1 in elements; ties go to the lower part).
-  [[nodiscard]] unsigned owner(std::size_t lo, std::size_t hi, unsigned m) const {
-    const std::size_t bytes = a.size() * sizeof(double);
-    unsigned best = 0;
-    std::size_t best_in = 0;
-    for (unsigned i = 0; i < m; ++i) {
-      const std::size_t plo = i * (bytes / m), phi = i + 1 == m ? bytes : (i + 1) * (bytes / m);
-      const std::size_t l = std::max(lo * sizeof(double), plo);
-      const std::size_t h = std::min(hi * sizeof(double), phi);
-      if (h > l && h - l > best_in) {
-        best_in = h - l;
-        best = i;
-      }
-    }
-    return best;
-  }
-  /// Leaves as [lo, hi) in order (the split above, replayed).
-  void leaves(std::size_t lo, std::size_t hi,
-              std::vector<std::pair<std::size_t, std::size_t>>& out) const {
-    if (hi - lo <= leaf) {
-      out.emplace_back(lo, hi);
-      return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    leaves(lo, mid, out);
-    leaves(mid, hi, out);
-  }
-};
-
-locus::config laws_config(const std::string& topo, unsigned workers) {
-  locus::config cfg;
-  cfg.scheduler = locus::scheduler_kind::laws;
-  cfg.topology = topo;
-  cfg.workers = workers;
-  return cfg;
-}
+using laws_test::laws_config;
+using laws_test::sweep;
 
 /// Every leaf of the first iteration ran on the socket owning its data; `sockets` lists the
 /// packages that have workers, in order (part i belongs to sockets[i]).
@@ -147,12 +84,8 @@ TEST(Laws, SocketsWithoutWorkersAreSkipped) {
 }
 
 TEST(Laws, NoCrossSocketWorkInTheFirstIterationEvenWithCrossPlaceStealing) {
-  locus::config cfg;
-  cfg.topology = "sockets=4,cores=2";
-  cfg.workers = 8;
-  cfg.places = "socket";
+  locus::config cfg = laws_config("sockets=4,cores=2", 8, locus::make_laws_scheduler());
   cfg.cross_place_steals = true;  // the built-in schedulers would steal across sockets
-  cfg.custom_scheduler = locus::make_laws_scheduler();
   locus::runtime rt(cfg);
   for (int round = 0; round < 5; ++round) {
     sweep sw(4096, 32);
@@ -161,6 +94,38 @@ TEST(Laws, NoCrossSocketWorkInTheFirstIterationEvenWithCrossPlaceStealing) {
     EXPECT_EQ(recs[0].cross_socket_takes, 0u);
     expect_leaves_on_owners(sw, {0, 1, 2, 3});
   }
+}
+
+// Parts that do not align with the binary tree (3 sockets): the socket level is the shallowest
+// depth with a task inside one part, not a leaf's near a boundary, and when the whole data fits
+// S_c the CF roots are that level's tasks. Before this rule every spawn of GE 96 at 3 workers
+// on sockets=4,cores=1 was a hand-off to another socket's pool (docs/design/0017, "Socket
+// level"); the count of help-first spawns is what a hand-off costs, without a clock.
+TEST(Laws, OnThreeSocketsTheSocketLevelIsTheShallowestAndHandOffsFollowThePartBoundaries) {
+  locus::laws_options o;
+  o.tune = false;
+  locus::runtime rt(laws_config("sockets=3,cores=1", 3, locus::make_laws_scheduler(o)));
+  sweep sw(3072, 64);  // 47 spawns per iteration, leaves of 48 at depth 6; parts of 1024
+  sw.rt = &rt;
+  std::uint64_t hf_before = 0;
+  constexpr std::size_t iterations = 4;
+  const auto recs = locus::iterate(rt, iterations, [&](std::size_t i) {
+    if (i == 1) hf_before = rt.stats().total().spawns_help_first;  // between runs: exact
+    return sw.root();
+  });
+  const std::uint64_t hf = rt.stats().total().spawns_help_first - hf_before;
+  ASSERT_EQ(recs.size(), iterations);
+  for (std::size_t i = 1; i < iterations; ++i) {
+    EXPECT_EQ(recs[i].stage, "tuned");
+    // [0, 768), the first task inside one part: depth 3 (root() calls split(0, n), depth 1,
+    // whose children are at depth 2). The deepest such depth would be a leaf's, 7.
+    EXPECT_EQ(recs[i].cf_level, 3) << "iteration " << i;
+  }
+  // Per packed iteration: the 3 spawns down to the CF roots, and the spawns along the two part
+  // boundaries (at most one per level below the CF level each): 3 + 2 * 4 = 11 of the 47.
+  EXPECT_LE(hf, (iterations - 1) * 11) << "help-first spawns over the packed iterations";
+  for (double v : sw.a)
+    ASSERT_EQ(v, static_cast<double>(iterations));
 }
 
 locus::task<long> fib(int n) {
@@ -258,11 +223,8 @@ TEST(Iterate, MisuseIsAClearError) {
 }
 
 TEST(Iterate, RecordsAccountingPerIterationUnderAnyScheduler) {
-  locus::config cfg;
-  cfg.topology = "sockets=2,cores=1,l3=1MiB,l2=64KiB";
-  cfg.workers = 2;
-  cfg.accounting = true;
-  locus::runtime rt(cfg);  // slaw: no hooks, still measured
+  locus::runtime rt(laws_test::accounted("sockets=2,cores=1,l3=1MiB,l2=64KiB",
+                                         2));  // slaw: no hooks, still measured
   sweep sw(8192, 256);
   sw.rt = &rt;
   const auto recs = locus::iterate(rt, 2, [&](std::size_t) { return sw.root(); });
@@ -280,12 +242,7 @@ TEST(Iterate, RecordsAccountingPerIterationUnderAnyScheduler) {
 }
 
 TEST(Laws, OneSchedulerObjectPerRuntime) {
-  auto s = locus::make_laws_scheduler();
-  locus::config cfg;
-  cfg.topology = "sockets=2,cores=1";
-  cfg.workers = 2;
-  cfg.places = "socket";
-  cfg.custom_scheduler = s;
+  const locus::config cfg = laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler());
   locus::runtime a(cfg);
   EXPECT_THROW(locus::runtime b(cfg), locus::config_error);
 }
@@ -293,12 +250,7 @@ TEST(Laws, OneSchedulerObjectPerRuntime) {
 TEST(Laws, ModelledMissCostNeedsAccounting) {
   locus::laws_options o;
   o.cost = locus::laws_cost::modelled_misses;
-  locus::config cfg;
-  cfg.topology = "sockets=2,cores=1";
-  cfg.workers = 2;
-  cfg.places = "socket";
-  cfg.custom_scheduler = locus::make_laws_scheduler(o);
-  locus::runtime rt(cfg);
+  locus::runtime rt(laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler(o)));
   sweep sw(8192, 64);
   sw.rt = &rt;
   EXPECT_THROW((void)locus::iterate(rt, 2, [&](std::size_t) { return sw.root(); }),

@@ -15,15 +15,18 @@
 //  * first iteration: every task with data goes through its socket's pool, taken only by that
 //    socket's workers, and no worker takes work from another socket (first touch homes each
 //    part where it will be used);
-//  * packing (Eq. 2): S_alpha is a task's declared bytes (its subtree's, Eq. 1 splits them);
-//    CF roots are the tasks of the first spawn depth where S_alpha <= S_c (the socket's L3),
-//    never above the socket level; from the second iteration Algorithm 1 moves that depth
+//  * packing (Eq. 2): S_alpha is a task's declared bytes (its subtree's, Eq. 1 splits them),
+//    or with laws_options::footprint = misses the first iteration's modelled private-level
+//    misses summed over its subtree; CF roots are the tasks of the deepest spawn depth where
+//    S_alpha <= S_c (the socket's L3) < S_parent, never above the socket level (the shallowest
+//    depth with a task inside one part); from the second iteration Algorithm 1 moves that depth
 //    down while the iteration's cost strictly improves, else up, and keeps the best;
 //  * three-level stealing (from the second iteration): a worker steals from its socket peers;
 //    the socket's head (its lowest-numbered worker) takes, only while no worker of its socket
 //    runs a task (one CF subtree at a time per socket), from its socket's pool of tasks above
 //    the CF roots, then from its CF pool, then a whole CF subtree (never a task above one) from
-//    another socket's CF pool holding two or more;
+//    another socket's CF pool holding two or more; a CF root pushed into a CF pool that holds
+//    one already wakes a parked head of another socket that has nothing of its own;
 //  * an iteration whose data lies inside the previous one's (GE) keeps the previous parts
 //    (laws_options::keep_parts), so tasks follow the first iteration's homes;
 //  * a program that declares no data, or too little per task (ext::classify_workload), is
@@ -35,7 +38,9 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "locus/ext/accounting.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/locality/data_range.hpp"
 
@@ -47,8 +52,16 @@ enum class laws_cost : std::uint8_t {
   modelled_misses  ///< iteration_record::l3_misses (needs config::accounting)
 };
 
+/// What S_alpha (Eq. 2) is made of.
+enum class laws_footprint : std::uint8_t {
+  declared,  ///< the task's declared bytes (works with accounting off; the default)
+  misses     ///< the model's private-level misses of the first iteration (needs accounting
+             ///< with a private level: config_error otherwise)
+};
+
 struct laws_options {
   laws_cost cost = laws_cost::wall_time;
+  laws_footprint footprint = laws_footprint::declared;
   /// Overrides `cost` when set: any cost of an iteration (tests use a synthetic one).
   std::function<double(const ext::iteration_record&)> cost_function;
   /// S_c in bytes; 0: one socket's L3 from the topology (l3 bytes times L3 groups per socket).
@@ -62,12 +75,17 @@ struct laws_options {
   /// paper's Eq. 1 per iteration, balanced but away from the homes as the root shrinks). An
   /// iteration whose root is not inside the previous one's starts its own parts either way.
   bool keep_parts = true;
+  /// Whether a CF root pushed into a CF pool that already holds one wakes a parked head of
+  /// another socket with nothing of its own (it may then take a whole CF subtree across), or
+  /// only the pool's own head is ever woken (false).
+  bool wake_idle_heads = true;
 };
 
 /// laws_options from a LOCUS_LAWS-style string: "cost=time|misses,tune=0|1,parts=keep|each,
-/// cache=SIZE" (any subset, comma-separated; SIZE in bytes, or with KiB/MiB/GiB). Throws
-/// config_error naming `what`, the value and the expected form. scheduler_kind::laws reads
-/// LOCUS_LAWS through this when it makes its scheduler (unset or empty: the defaults).
+/// cache=SIZE,footprint=declared|misses,wake=idle|own" (any subset, comma-separated; SIZE in bytes,
+/// or with KiB/MiB/GiB). Throws config_error naming `what`, the value and the expected form.
+/// scheduler_kind::laws reads LOCUS_LAWS through this when it makes its scheduler (unset or empty:
+/// the defaults).
 [[nodiscard]] laws_options parse_laws_options(std::string_view value, std::string_view what);
 
 /// A LAWS scheduler for one runtime (config::custom_scheduler). Throws config_error when a
@@ -88,6 +106,22 @@ struct owner {
   bool mostly_whole = false;
 };
 [[nodiscard]] owner owner_of(const data_range& root, const data_range& r, unsigned parts);
+
+/// Eq. 2 over the tasks of one iteration as the accountant reported them (ext::task_footprint:
+/// level, position, own private-miss bytes M_alpha): subtree[i] = S_alpha of tasks[i], its own
+/// M plus those of the tasks whose positions lie inside its position (its subtree: children's
+/// positions nest in their parent's; leaves must not nest in each other). cf_depth: the deepest
+/// level holding a task with S_alpha <= cache_bytes whose parent (the task one level up whose
+/// position holds it) has S_parent > cache_bytes; -1 if none: then all_fit or none_fit says
+/// why (or neither, for a tree without parent links).
+struct footprint_packing {
+  int cf_depth = -1;
+  bool all_fit = false;
+  bool none_fit = false;
+  std::vector<std::uint64_t> subtree;
+};
+[[nodiscard]] footprint_packing pack_by_footprint(std::span<const ext::task_footprint> tasks,
+                                                  std::size_t cache_bytes);
 
 /// Algorithm 1 over packing offsets (levels below (+) or above (-) the initial CF depth), in
 /// [lowest, highest] (lowest <= 0 <= highest: the socket level and the leaves bound it).

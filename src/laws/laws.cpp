@@ -7,12 +7,14 @@
 #include <string>
 
 #include "locus/config.hpp"
+#include "locus/ext/accounting.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/data.hpp"
 #include "locus/ext/pool.hpp"
 #include "locus/ext/scheduler.hpp"
 #include "locus/ext/sockets.hpp"
 #include "locus/laws.hpp"
+#include "locus/locality/accountant.hpp"
 #include "state.hpp"
 
 namespace locus::laws {
@@ -22,7 +24,8 @@ constexpr std::uint32_t k_builtin = ext::spawn_site::k_builtin;
 
 class laws_impl final : public ext::spawn_rule,
                         public ext::acquisition,
-                        public ext::iteration_hooks {
+                        public ext::iteration_hooks,
+                        public ext::footprint_sink {
  public:
   explicit laws_impl(laws_options o) : m_opt(std::move(o)) {}
 
@@ -61,7 +64,8 @@ class laws_impl final : public ext::spawn_rule,
       return;
     }
     const int depth = static_cast<int>(s.level) + 1;
-    if (st == stage::packed && depth > m_cf_depth && !stranded(pd, w)) {
+    if (st == stage::packed && depth > m_cf_depth && !off_socket(pd, w, false) &&
+        !off_socket(cd, w, true)) {
       s.child_slot = k_builtin;  // socket-local: child-first on the own deque, inline after
       return;
     }
@@ -99,6 +103,10 @@ class laws_impl final : public ext::spawn_rule,
     // takes it, never another socket (a subtree of it is no CF root).
     if (st == stage::packed && depth > m_cf_depth)
       s.to_pool = m_upper[s.work_first ? rest_socket : child_socket].get();
+    // A CF root joining one or more in its socket's CF pool may be taken by another socket:
+    // wake one idle head that has nothing of its own (docs/design/0017, "Waking another head").
+    if (st == stage::packed && depth == m_cf_depth && !s.work_first && m_opt.wake_idle_heads)
+      wake_idle_head(w, child_socket);
   }
 
   // --- (c) the acquisition: three levels ------------------------------------------------------
@@ -119,8 +127,9 @@ class laws_impl final : public ext::spawn_rule,
       const unsigned v = sock.workers[w.random_below(n)];
       if (v != w.index() && w.steal_from(v, out)) return true;
     }
-    // Roots and remote spawns posted to the place (a socket).
-    if (w.take_mail(w.place(), out)) return true;
+    // Roots and remote spawns posted to the place (a socket). A packed iteration's root that
+    // lies in another socket's part goes to that socket (below).
+    if (w.take_mail(w.place(), out)) return !(st == stage::packed && rehome_root(w, out));
     if (st == stage::first_touch) return w.take_from(sock.pool, out);  // any worker, own socket
     // 2. the head takes the socket's next task above its CF roots, else its next CF subtree,
     // only once the last one is done.
@@ -157,6 +166,17 @@ class laws_impl final : public ext::spawn_rule,
 
   [[nodiscard]] std::string_view name() const noexcept override { return "laws"; }
 
+  // --- footprint=misses: the first iteration's tasks, as the accountant reports them ----------
+
+  void on_footprint(unsigned worker, const ext::task_footprint& f) noexcept override {
+    // The worker's own list (no lock: one writer each; read after run() returned). An
+    // allocation failure loses the report: the packing then sees a smaller subtree.
+    try {
+      if (worker < m_footprints.size()) m_footprints[worker].push_back(f);
+    } catch (...) {
+    }
+  }
+
   // --- iterations ------------------------------------------------------------------------------
 
   void begin(ext::core_ref core, std::size_t index) override;
@@ -176,21 +196,77 @@ class laws_impl final : public ext::spawn_rule,
     return w.take_mail(w.place(), out);
   }
 
-  /// Whether the spawning frame's data belongs to another socket than the running worker's.
-  /// Only a frame reached from the iteration's root by calls alone can be: the root starts
-  /// where the runtime posts it (the first place), and a called half runs on its caller, while
-  /// every frame the rule hands out goes to its owner. Such a frame keeps the rule below the
-  /// CF level, so its children go to their owners' pools and only its last called leaf runs
-  /// here (a shrinking root, GE's, starts inside another socket's part: docs/design/0017).
+  /// Wakes the head of one other socket that is parked, quiet and has nothing in its own two
+  /// pools, when socket `busy`'s CF pool holds one or more CF roots before the push that
+  /// follows (two or more after it: a take across sockets leaves the owner its next one).
+  /// Without it a push wakes only its own pool's head, so an idle head that had gone to sleep
+  /// never balanced (docs/design/0017). The woken head looks once more (acquire's level 3)
+  /// and sleeps again if the owner took the subtrees first: a wasted wake, never a lost one
+  /// (the owner's head is woken by its own pool's gate). Asked once per CF root pushed: O(M).
+  void wake_idle_head(ext::worker_ref w, unsigned busy) {
+    if (m_layout.sockets[busy]->pool.size_hint() < 1) return;
+    const auto m = static_cast<std::uint32_t>(m_layout.sockets.size());
+    const std::uint32_t start = w.random_below(m);
+    for (std::uint32_t k = 0; k < m; ++k) {
+      const std::uint32_t o = (start + k) % m;
+      const ext::socket_group& g = *m_layout.sockets[o];
+      if (o == busy || g.pool.size_hint() != 0 || m_upper[o]->size_hint() != 0 ||
+          w.core().domain_active(o) != 0)
+        continue;
+      if (w.core().wake_worker(g.head)) {  // true only if it was parked
+        m_head_wakes.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
+  }
+
+  /// A root the runtime posted to this worker's place (the first place: runtime::run) whose
+  /// data lies (mostly) in another socket's part goes to that socket's upper pool, which only
+  /// its head takes from: true when it did. Else the root would run here and its chain of called
+  /// halves, all the other socket's, would stay here, handing each spawn back to its owner: one
+  /// hand-off per level per iteration (GE's late pivots, whose rows lie in the last part, paid
+  /// them on every pivot; docs/design/0017, "Stranded frames"). A root that straddles parts
+  /// (heat's, GE's early pivots) runs where it was posted, as before.
+  bool rehome_root(ext::worker_ref w, const ext::work_item& it) {
+    const ext::task_ref t = ext::task_ref::of_item(it.bits);
+    if (!t.is_frame() || !t.is_root()) return false;
+    const ext::declared_data d = ext::declared_data_of(t);
+    // root_holds registers the iteration's root from this frame's data if none is yet.
+    if (d.bytes == 0 || !root_holds(d)) return false;
+    const owner o = owner_in_root(d.ranges.front());
+    if (!o.mostly_whole || o.part == m_layout.socket_of[w.index()]) return false;
+    // The pool's mutex orders the frame's writes before its taker's reads; the push wakes the
+    // head when its socket is quiet, else its last active worker does (ext/pool.hpp).
+    if (!m_upper[o.part]->push(it)) return false;
+    m_rehomed.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  /// Whether a frame's data (the spawning frame's or its child's) is not this worker's
+  /// socket's: it belongs to another socket, or it straddles two parts (`exact`: by one byte;
+  /// else by more than owner::mostly_whole's quarter). A spawning frame that is off keeps the
+  /// rule below the CF level, so its children go to their owners' pools (only its last called
+  /// leaf runs here); a child leaves the rule only if its data lies wholly in this socket's
+  /// part (exact: a subtree that leaves the rule never comes back to it, so a child that is
+  /// only mostly inside, halo rows aside, may hold a straddling leaf).
+  ///  * Another socket's: only a frame reached from the iteration's root by calls alone can
+  ///    be: the root starts where the runtime posts it (the first place), and a called half
+  ///    runs on its caller, while every frame the rule hands out goes to its owner (a shrinking
+  ///    root, GE's, starts inside another socket's part: docs/design/0017).
+  ///  * Straddling: the socket level is the shallowest depth where a task lies inside one part
+  ///    (docs/design/0017, "Socket level"); where parts do not align with the tree (3 sockets
+  ///    under a binary split) a CF root below it may still straddle, and only its children
+  ///    along the part boundary, O(depth) per boundary, are handed to their owners.
   /// Asked at the spawns below the CF level that still reach the rule: those of a CF root's
   /// frame and its called halves (their children leave the rule), O(depth) per CF root.
-  bool stranded(const ext::declared_data& pd, ext::worker_ref w) const {
+  bool off_socket(const ext::declared_data& pd, ext::worker_ref w, bool exact) const {
     // Acquire: pairs with root_holds' release (the root is registered by then: a spawn above
     // the CF level did it, and this frame came from it through a pool or a deque).
     if (pd.bytes == 0 || !m_root_ready.load(std::memory_order_acquire) ||
         find_root(pd.ranges.front()) == nullptr)
       return false;
-    return owner_in_root(pd.ranges.front()).part != m_layout.socket_of[w.index()];
+    const owner o = owner_in_root(pd.ranges.front());
+    return !(exact ? o.whole : o.mostly_whole) || o.part != m_layout.socket_of[w.index()];
   }
 
   /// Where an item of spawn depth `level` that belongs to `socket` goes: from the second
@@ -226,7 +302,10 @@ class laws_impl final : public ext::spawn_rule,
       raise_to(m_shape.cf_depth, depth);
     bool parent_whole = false;
     if (pd.bytes != 0) parent_whole = owner_in_root(pd.ranges.front()).mostly_whole;
-    if (child_whole && !parent_whole) raise_to(m_shape.socket_depth, depth);
+    // The shallowest such depth: the deepest would be a leaf's wherever parts do not align
+    // with the tree (3 sockets under a binary split), making every task above it a hand-off.
+    if (child_whole && !parent_whole) lower_to(m_shape.socket_depth, depth);
+    if (child_bytes > m_cache) m_shape.overflows.store(true, std::memory_order_relaxed);
   }
 
   /// Registers the iteration's root on first use; false (and an error recorded) if `d`'s
@@ -287,6 +366,7 @@ class laws_impl final : public ext::spawn_rule,
   }
 
   void set_gates(ext::core_ref core, bool gated);
+  int cf_from_misses(int sock, int leaf);
 
   laws_options m_opt;
   std::atomic<bool> m_made{false};
@@ -308,6 +388,13 @@ class laws_impl final : public ext::spawn_rule,
   std::string m_error;  ///< the iteration's first error, under m_root_mutex
   tree_shape m_shape;
   std::atomic<std::uint64_t> m_cross{0}, m_cf_roots{0};
+  std::atomic<std::uint64_t> m_rehomed{0};
+  std::atomic<std::uint64_t> m_head_wakes{
+      0};  ///< heads woken by wake_idle_head, all runs  ///< roots sent to their socket
+           ///< (rehome_root), all runs
+  /// Per worker: the first iteration's task footprints (footprint=misses), between its begin
+  /// and end only.
+  std::vector<std::vector<ext::task_footprint>> m_footprints;
   ext::workload m_workload = ext::workload::undecided;
   int m_initial_depth = -1;  ///< the CF depth before Algorithm 1 (S_alpha <= S_c)
   packing_search m_search;
@@ -321,6 +408,18 @@ void laws_impl::set_gates(ext::core_ref core, bool gated) {
     ext::set_pool_taker(core, s->pool, taker);
     ext::set_pool_taker(core, *m_upper[i], taker);
   }
+}
+
+/// The CF depth from the first iteration's private misses (Eq. 2, pack_by_footprint). Spawn depths
+/// and frame levels agree: a child's level is its parent's plus one, the root's 0.
+int laws_impl::cf_from_misses(int sock, int leaf) {
+  std::vector<ext::task_footprint> all;
+  for (auto& v : m_footprints)
+    all.insert(all.end(), v.begin(), v.end());
+  m_footprints.clear();
+  const footprint_packing p = pack_by_footprint(all, m_cache);
+  if (p.cf_depth >= 0) return p.cf_depth;
+  return p.all_fit ? sock : leaf;
 }
 
 void laws_impl::begin(ext::core_ref core, std::size_t index) {
@@ -340,6 +439,16 @@ void laws_impl::begin(ext::core_ref core, std::size_t index) {
   m_cross.store(0, std::memory_order_relaxed);
   m_cf_roots.store(0, std::memory_order_relaxed);
   stage st = stage::first_touch;
+  if (index == 0 && m_opt.footprint == laws_footprint::misses) {
+    accountant* acc = core.accounting();
+    if (acc == nullptr || acc->private_bytes() == 0)
+      throw config_error(
+          "laws: footprint=misses needs locality accounting with a private cache level; "
+          "expected config::accounting=true (LOCUS_ACCOUNTING=1) on a topology with an l2 "
+          "size, or footprint=declared");
+    m_footprints.assign(m_layout.socket_of.size(), {});
+    acc->set_footprint_sink(this);  // until this iteration's end
+  }
   if (index == 0) {
     m_shape.reset();
     m_workload = ext::workload::undecided;
@@ -358,8 +467,11 @@ void laws_impl::begin(ext::core_ref core, std::size_t index) {
   m_in_iteration.store(true, std::memory_order_relaxed);
 }
 
-void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
+void laws_impl::end(ext::core_ref core, ext::iteration_record& r) {
   m_in_iteration.store(false, std::memory_order_relaxed);
+  // The sink is the first iteration's only (begin installed it): later ones report nothing.
+  if (accountant* acc = core.accounting(); acc != nullptr && acc->footprint_sink() == this)
+    acc->set_footprint_sink(nullptr);
   const stage st = m_stage.load(std::memory_order_relaxed);
   r.scheduler = "laws";
   r.stage = st == stage::first_touch ? "first-touch"
@@ -389,7 +501,10 @@ void laws_impl::end(ext::core_ref /*core*/, ext::iteration_record& r) {
     const int sock = std::max(m_shape.socket_depth.load(std::memory_order_relaxed), 1);
     const int leaf = std::max(m_shape.leaf_depth.load(std::memory_order_relaxed), sock);
     int cf = m_shape.cf_depth.load(std::memory_order_relaxed);
-    if (cf < 0) cf = leaf;  // nothing fits the cache: the leaves are the CF roots
+    // No subtree fits below one that does not: everything fits (the socket level's tasks are
+    // the CF roots) or nothing does (the leaves are).
+    if (cf < 0) cf = m_shape.overflows.load(std::memory_order_relaxed) ? leaf : sock;
+    if (m_opt.footprint == laws_footprint::misses) cf = cf_from_misses(sock, leaf);
     m_initial_depth = std::clamp(cf, sock, leaf);
     // Algorithm 1 never climbs above the socket level nor below the leaves.
     m_search = m_opt.tune ? packing_search(sock - m_initial_depth, leaf - m_initial_depth)

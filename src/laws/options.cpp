@@ -12,7 +12,9 @@ namespace {
 
 constexpr std::string_view k_forms =
     "comma-separated key=value pairs: cost=time|misses, tune=0|1, parts=keep|each, "
-    "cache=SIZE (bytes, or with a unit K, KiB, M, MiB, G, GiB; at least 1 KiB), e.g. "
+    "footprint=declared|misses, wake=idle|own, cache=SIZE (bytes, or with a unit K, KiB, M, MiB, "
+    "G, GiB; at "
+    "least 1 KiB), e.g. "
     "cost=misses,parts=keep";
 
 /// SIZE as in k_forms; 0 when malformed.
@@ -72,6 +74,17 @@ laws_options parse_laws_options(std::string_view value, std::string_view what) {
     } else if (key == "parts") {
       if (v != "keep" && v != "each") throw bad();
       o.keep_parts = v == "keep";
+    } else if (key == "footprint") {
+      if (v == "declared") {
+        o.footprint = laws_footprint::declared;
+      } else if (v == "misses") {
+        o.footprint = laws_footprint::misses;
+      } else {
+        throw bad();
+      }
+    } else if (key == "wake") {
+      if (v != "idle" && v != "own") throw bad();
+      o.wake_idle_heads = v == "idle";
     } else if (key == "cache") {
       o.cache_bytes = parse_bytes(v);
       if (o.cache_bytes < 1024) throw bad();

@@ -35,13 +35,15 @@ using layout = ext::socket_layout;
 /// What the first iteration learned about the task tree (spawn depths of children).
 struct tree_shape {
   std::atomic<int> cf_depth{-1};        ///< deepest first depth with S_alpha <= S_c
-  std::atomic<int> socket_depth{-1};    ///< deepest first depth inside one socket's part
+  std::atomic<int> socket_depth{-1};    ///< shallowest first depth inside one socket's part
+  std::atomic<bool> overflows{false};   ///< some task's declared bytes exceed S_c
   std::atomic<int> leaf_depth{-1};      ///< deepest spawn with data
   std::atomic<std::uint64_t> tasks{0};  ///< spawns under the root
   void reset() noexcept {
     cf_depth.store(-1, std::memory_order_relaxed);
     socket_depth.store(-1, std::memory_order_relaxed);
     leaf_depth.store(-1, std::memory_order_relaxed);
+    overflows.store(false, std::memory_order_relaxed);
     tasks.store(0, std::memory_order_relaxed);
   }
 };
@@ -50,6 +52,13 @@ struct tree_shape {
 inline void raise_to(std::atomic<int>& a, int v) noexcept {
   int cur = a.load(std::memory_order_relaxed);
   while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+  }
+}
+
+/// Lower `a` to at most `v`, -1 meaning unset (relaxed, as raise_to).
+inline void lower_to(std::atomic<int>& a, int v) noexcept {
+  int cur = a.load(std::memory_order_relaxed);
+  while ((cur < 0 || v < cur) && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
   }
 }
 

@@ -148,11 +148,13 @@ void accountant::check_worker(unsigned worker) const {
 }
 
 template <class HomeOf>
-void accountant::record_pages(unsigned worker, const void* p, std::size_t bytes, HomeOf home_of) {
+std::uint64_t accountant::record_pages(unsigned worker, const void* p, std::size_t bytes,
+                                       HomeOf home_of) {
   const std::size_t core = m_worker_core[worker];
   worker_state& w = m_workers[worker];
   // Uncontended but for a reader (see the header): never held while waiting for a worker.
   std::lock_guard lock(w.mutex);
+  const std::uint64_t missed_before = w.private_counts.lines.misses;
   // Pages of one class in a row make one run for the models.
   auto at = reinterpret_cast<std::uintptr_t>(p);
   std::uintptr_t run_begin = at;
@@ -171,17 +173,26 @@ void accountant::record_pages(unsigned worker, const void* p, std::size_t bytes,
     left -= in_page;
   }
   if (m_cache_model) model_run(w, core, run_begin, at, run_cls);
+  return w.private_counts.lines.misses - missed_before;  // only grows under the lock
 }
 
 void accountant::record(unsigned worker, const void* p, std::size_t bytes, access mode) {
+  (void)record_missed(worker, data_range{static_cast<const std::byte*>(p), bytes, mode});
+}
+
+std::uint64_t accountant::record_missed(unsigned worker, const data_range& r) {
   check_worker(worker);
-  if (bytes == 0) return;
-  if (writes(mode)) {
+  if (r.bytes == 0) return 0;
+  std::uint64_t lines = 0;
+  if (writes(r.mode)) {
     const home mine = home::on_core(static_cast<unsigned>(m_worker_core[worker]));
-    record_pages(worker, p, bytes, [&](const void* page) { return m_homes.claim(page, mine); });
+    lines = record_pages(worker, r.begin, r.bytes,
+                         [&](const void* page) { return m_homes.claim(page, mine); });
   } else {
-    record_pages(worker, p, bytes, [&](const void* page) { return m_homes.home_of(page); });
+    lines = record_pages(worker, r.begin, r.bytes,
+                         [&](const void* page) { return m_homes.home_of(page); });
   }
+  return lines * m_line_bytes;
 }
 
 void accountant::record_homed(unsigned worker, const void* p, std::size_t bytes, home h) {

@@ -17,12 +17,14 @@
 // Lock order: a worker's mutex, then its group's mutex; never the other way.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "locus/ext/accounting.hpp"
 #include "locus/locality/cache_model.hpp"
 #include "locus/locality/data_range.hpp"
 #include "locus/locality/home_map.hpp"
@@ -69,6 +71,20 @@ class accountant {
   /// index without a core.
   void record(unsigned worker, const void* p, std::size_t bytes, access mode);
   void record(unsigned worker, const data_range& r) { record(worker, r.begin, r.bytes, r.mode); }
+  /// record(), returning the bytes of the lines it missed in the worker's private-level model
+  /// (0 without one): a task's own M_alpha (ext::task_footprint).
+  std::uint64_t record_missed(unsigned worker, const data_range& r);
+  /// The private level's capacity per worker (0: none modelled).
+  [[nodiscard]] std::size_t private_bytes() const noexcept { return m_private_bytes; }
+  /// Where task footprints go (ext/accounting.hpp), or null (none: the default). Set between
+  /// runs (release; completions read it with acquire); the sink must outlive its use.
+  void set_footprint_sink(ext::footprint_sink* s) noexcept {
+    m_footprints.store(s, std::memory_order_release);
+  }
+  [[nodiscard]] ext::footprint_sink* footprint_sink() const noexcept {
+    return m_footprints.load(std::memory_order_acquire);
+  }
+
   /// record() of an access whose home is known (a datablock's, which the datablock keeps): the
   /// bytes are classed by `h` (none: unplaced) whatever the page map says, and no page is
   /// first-touched; the models see the lines as usual.
@@ -122,8 +138,9 @@ class accountant {
 
   [[nodiscard]] distance_class classify(std::size_t core, home h) const noexcept;
   void check_worker(unsigned worker) const;
+  /// Returns the private-level misses it caused, in lines.
   template <class HomeOf>
-  void record_pages(unsigned worker, const void* p, std::size_t bytes, HomeOf home_of);
+  std::uint64_t record_pages(unsigned worker, const void* p, std::size_t bytes, HomeOf home_of);
   void model_run(worker_state& w, std::size_t core, std::uintptr_t begin, std::uintptr_t end,
                  distance_class cls);
   /// Gives w's buffer to its L3 group's model. Caller holds w.mutex.
@@ -141,6 +158,7 @@ class accountant {
   unsigned m_l3_ways = 0;
   std::size_t m_private_bytes = 0;
   bool m_cache_model = false;
+  std::atomic<ext::footprint_sink*> m_footprints{nullptr};
 };
 
 }  // namespace locus
