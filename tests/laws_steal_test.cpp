@@ -60,18 +60,23 @@ class pool_pickups final : public locus::ext::observer {
 
 constexpr char k_key = 0;
 
-/// A D&C sweep (first half spawned, second called) whose leaves in the first half of the
-/// array spin: socket 0's part is slow, so socket 1's head runs out of work early and looks
-/// at socket 0's pools while socket 0 still holds tasks above its CF roots.
-struct lopsided_sweep {
+/// A D&C sweep (first half spawned, second called) whose leaves below `slow_below` spin for
+/// `spin` before adding 1 to their elements. With slow_below = n / 2 (the first test) socket 0's
+/// part is slow, so socket 1's head runs out of work early and looks at socket 0's pools while
+/// socket 0 still holds tasks above its CF roots; with every leaf slow and a root of half the
+/// array (the wake test), socket 1 has nothing of its own and its head parks.
+struct slow_sweep {
   std::vector<double> a;
   std::size_t leaf = 64;
-  explicit lopsided_sweep(std::size_t n) : a(n, 0.0) {}
+  std::size_t slow_below;
+  std::chrono::microseconds spin;
+  slow_sweep(std::size_t n, std::size_t slow_below_, std::chrono::microseconds spin_)
+      : a(n, 0.0), slow_below(slow_below_), spin(spin_) {}
 
   locus::task<void> split(std::size_t lo, std::size_t hi) {
     if (hi - lo <= leaf) {
-      if (lo < a.size() / 2) {
-        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(40);
+      if (lo < slow_below) {
+        const auto until = std::chrono::steady_clock::now() + spin;
         while (std::chrono::steady_clock::now() < until) {
         }
       }
@@ -88,10 +93,12 @@ struct lopsided_sweep {
     co_await half(mid, hi);
     co_await locus::sync();
   }
-  locus::task<void> root() {
-    return locus::with_data(split(0, a.size()),
-                            locus::data_range::of(a.data(), a.size(), locus::access::read_write));
+  /// The sweep of [0, n): the whole array by default.
+  locus::task<void> root(std::size_t n) {
+    return locus::with_data(split(0, n),
+                            locus::data_range::of(a.data(), n, locus::access::read_write));
   }
+  locus::task<void> root() { return root(a.size()); }
 };
 
 TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
@@ -102,7 +109,7 @@ TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
   locus::runtime rt(laws_test::laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler(o)));
   auto obs = std::static_pointer_cast<pool_pickups>(locus::ext::core_ref::of(rt).install_once(
       &k_key, [] { return std::make_shared<pool_pickups>(); }));
-  lopsided_sweep sw(n);
+  slow_sweep sw(n, n / 2, std::chrono::microseconds(40));
   constexpr std::size_t iterations = 12;
   const auto recs = locus::iterate(rt, iterations, [&](std::size_t i) {
     obs->iteration.store(i >= 1 ? static_cast<long>(i) : -1, std::memory_order_relaxed);
@@ -136,36 +143,6 @@ TEST(LawsSteal, ASocketTakesOnlyWholeCfSubtreesFromAnother) {
   EXPECT_EQ(takes, across);
 }
 
-/// An iteration whose data is socket 0's part only (with keep_parts: inside the first
-/// iteration's root), its leaves slow: socket 1 has nothing of its own and its head parks.
-struct half_sweep {
-  std::vector<double> a;
-  std::size_t leaf = 64;
-  explicit half_sweep(std::size_t n) : a(n, 0.0) {}
-  locus::task<void> split(std::size_t lo, std::size_t hi) {
-    if (hi - lo <= leaf) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-      for (std::size_t i = lo; i < hi; ++i)
-        a[i] += 1.0;
-      co_return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    const auto half = [this](std::size_t l, std::size_t h) {
-      return locus::with_data(
-          split(l, h), locus::data_range::of(a.data() + l, h - l, locus::access::read_write));
-    };
-    co_await locus::spawn(half(lo, mid));
-    co_await half(mid, hi);
-    co_await locus::sync();
-  }
-  locus::task<void> root(std::size_t n) {
-    return locus::with_data(split(0, n),
-                            locus::data_range::of(a.data(), n, locus::access::read_write));
-  }
-};
-
 /// Whether each worker is parked now: its last idle event was `sleeping` (a wake-up or a
 /// pickup clears it).
 class parked_workers final : public locus::ext::observer {
@@ -195,7 +172,8 @@ parked_outcome into_a_parked_socket(bool wake) {
   locus::runtime rt(laws_test::laws_config("sockets=2,cores=1", 2, locus::make_laws_scheduler(o)));
   auto parked = std::static_pointer_cast<parked_workers>(locus::ext::core_ref::of(rt).install_once(
       &k_parked_key, [] { return std::make_shared<parked_workers>(); }));
-  half_sweep sw(n);
+  // Iteration 0 homes both parts; later ones sweep socket 0's part only, every leaf slow.
+  slow_sweep sw(n, n, std::chrono::microseconds(100));
   constexpr std::size_t iterations = 6;
   const auto recs = locus::iterate(rt, iterations, [&](std::size_t i) {
     if (i >= 1) {
