@@ -161,8 +161,24 @@ TEST(LawsOptions, ParseAndErrors) {
   EXPECT_FALSE(o.tune);
   EXPECT_FALSE(o.keep_parts);
   EXPECT_EQ(o.cache_bytes, std::size_t{2} << 20);
+  EXPECT_EQ(d.footprint, locus::laws_footprint::declared);
+  EXPECT_TRUE(d.wake_idle_heads);
+  const locus::laws_options f =
+      locus::parse_laws_options("footprint=misses,wake=own", "LOCUS_LAWS");
+  EXPECT_EQ(f.footprint, locus::laws_footprint::misses);
+  EXPECT_FALSE(f.wake_idle_heads);
+  // Every key's other spelling sets it back (the last one given wins).
+  const locus::laws_options back = locus::parse_laws_options(
+      "cost=misses,cost=time,tune=0,tune=1,parts=each,parts=keep,footprint=misses,"
+      "footprint=declared,wake=own,wake=idle",
+      "LOCUS_LAWS");
+  EXPECT_EQ(back.cost, locus::laws_cost::wall_time);
+  EXPECT_TRUE(back.tune);
+  EXPECT_TRUE(back.keep_parts);
+  EXPECT_EQ(back.footprint, locus::laws_footprint::declared);
+  EXPECT_TRUE(back.wake_idle_heads);
   for (const char* bad : {"cost=fast", "tune=2", "parts=some", "cache=12", "cache=6XB", "x=1",
-                          "cost", "cost=misses,,"}) {
+                          "cost", "cost=misses,,", "footprint=lines", "wake=all"}) {
     try {
       (void)locus::parse_laws_options(bad, "LOCUS_LAWS");
       ADD_FAILURE() << bad << " parsed";

@@ -60,31 +60,22 @@ laws_options parse_laws_options(std::string_view value, std::string_view what) {
       return make_config_error(what, value, k_forms,
                                "bad value \"" + std::string(v) + "\" for " + std::string(key));
     };
+    // Each two-valued key: its two spellings and what each sets; anything else is refused.
+    const auto pick = [&](std::string_view a, auto if_a, std::string_view b, decltype(if_a) if_b) {
+      if (v == a) return if_a;
+      if (v == b) return if_b;
+      throw bad();
+    };
     if (key == "cost") {
-      if (v == "time") {
-        o.cost = laws_cost::wall_time;
-      } else if (v == "misses") {
-        o.cost = laws_cost::modelled_misses;
-      } else {
-        throw bad();
-      }
+      o.cost = pick("time", laws_cost::wall_time, "misses", laws_cost::modelled_misses);
     } else if (key == "tune") {
-      if (v != "0" && v != "1") throw bad();
-      o.tune = v == "1";
+      o.tune = pick("0", false, "1", true);
     } else if (key == "parts") {
-      if (v != "keep" && v != "each") throw bad();
-      o.keep_parts = v == "keep";
+      o.keep_parts = pick("each", false, "keep", true);
     } else if (key == "footprint") {
-      if (v == "declared") {
-        o.footprint = laws_footprint::declared;
-      } else if (v == "misses") {
-        o.footprint = laws_footprint::misses;
-      } else {
-        throw bad();
-      }
+      o.footprint = pick("declared", laws_footprint::declared, "misses", laws_footprint::misses);
     } else if (key == "wake") {
-      if (v != "idle" && v != "own") throw bad();
-      o.wake_idle_heads = v == "idle";
+      o.wake_idle_heads = pick("own", false, "idle", true);
     } else if (key == "cache") {
       o.cache_bytes = parse_bytes(v);
       if (o.cache_bytes < 1024) throw bad();
