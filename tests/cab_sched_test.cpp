@@ -17,6 +17,7 @@
 #include "locus/cab.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/locus.hpp"
+#include "split_support.hpp"
 
 namespace {
 
@@ -54,13 +55,7 @@ struct sweep {
   /// Leaves as [lo, hi) in order (the split above, replayed).
   void leaves(std::size_t lo, std::size_t hi,
               std::vector<std::pair<std::size_t, std::size_t>>& out) const {
-    if (hi - lo <= leaf) {
-      out.emplace_back(lo, hi);
-      return;
-    }
-    const std::size_t mid = lo + (hi - lo) / 2;
-    leaves(lo, mid, out);
-    leaves(mid, hi, out);
+    locus_test::halving_leaves(lo, hi, leaf, out);
   }
   /// The ranges of the tasks at depth `d` below the root (depth 0), as the split cuts them.
   void at_depth(std::size_t lo, std::size_t hi, int d,
