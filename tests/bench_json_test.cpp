@@ -90,6 +90,28 @@ TEST(bench_json, counters_keep_the_runtimes_member_order) {
   EXPECT_EQ(bench::dump(r.stats), R"({"z":1,"a":2,"m":{"y":3,"b":4}})");
 }
 
+TEST(bench_json, runtime_stats_pass_through_unparsed_with_the_added_members_after_them) {
+  // The child splices the runtime's own JSON text into its report (it does not parse and
+  // rewrite it); the parent must read the runtime's members and the harness's, in order.
+  bench::run_report rep;
+  rep.result = {0.5, true, "ok"};
+  rep.runtime_stats = "{\"z\":1,\"m\":{\"y\":[2,3]}}\n";
+  rep.stats = json::parse(R"({"flow":{"steals":4},"cab":{}})");
+  auto r = bench::interpret_child(clean_child(bench::encode_report(rep)), 0);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.seconds, 0.5);
+  EXPECT_EQ(bench::dump(r.stats), R"({"z":1,"m":{"y":[2,3]},"flow":{"steals":4},"cab":{}})");
+  rep.stats = json::object();  // nothing added: the runtime's text alone
+  EXPECT_EQ(bench::dump(bench::interpret_child(clean_child(bench::encode_report(rep)), 0).stats),
+            R"({"z":1,"m":{"y":[2,3]}})");
+  rep.runtime_stats = "{ }";  // an empty object, then members added
+  rep.stats = json::parse(R"({"a":1})");
+  EXPECT_EQ(bench::dump(bench::interpret_child(clean_child(bench::encode_report(rep)), 0).stats),
+            R"({"a":1})");
+  rep.runtime_stats = "[1]";
+  EXPECT_THROW((void)bench::encode_report(rep), std::runtime_error);
+}
+
 TEST(bench_json, malformed_child_reports_are_failures_not_crashes) {
   for (const char* bad : {"{", "{\"ok\":true", "{\"a\":}", "{\"a\":1,}", "[1 2]", "\"unterminated",
                           "nan", "{\"a\":1} x", "{a:1}", "\"\\q\"", "01x", "[]", "3"}) {

@@ -157,7 +157,7 @@ TEST_P(bench_kernel_small, is_implemented_and_verifies) {
   bench::run_report r = bench::execute(c);  // locus: locus::runtime rt{cfg}, cfg.workers = 2
   EXPECT_TRUE(r.result.verified) << c.label() << ": " << r.result.detail;
   EXPECT_GE(r.result.seconds, 0.0);
-  EXPECT_TRUE(r.stats.is_object()) << bench::dump(r.stats);
+  EXPECT_TRUE(r.all_stats().is_object()) << bench::dump(r.all_stats());
 }
 
 INSTANTIATE_TEST_SUITE_P(all, bench_kernel_small, testing::ValuesIn(kernel_cases()),
@@ -194,8 +194,9 @@ TEST(bench_flow, every_scheduled_row_of_a_flow_grid_verifies_and_flow_rows_repor
     ASSERT_TRUE(c.implemented()) << c.label() << ": " << bench::not_implemented_detail(c);
     const bench::run_report r = bench::execute(c);
     EXPECT_TRUE(r.result.verified) << c.label() << ": " << r.result.detail;
-    const bench::json* flow = bench::member(r.stats, "flow");
-    EXPECT_EQ(flow != nullptr, c.flow.on) << c.label() << ": " << bench::dump(r.stats);
+    const bench::json stats = r.all_stats();
+    const bench::json* flow = bench::member(stats, "flow");
+    EXPECT_EQ(flow != nullptr, c.flow.on) << c.label() << ": " << bench::dump(stats);
     if (flow == nullptr) continue;
     ++flow_rows;
     EXPECT_EQ((*flow)["steal"].get<std::string>(),
@@ -269,8 +270,11 @@ TEST(bench_nqueens, locus_spawns_one_task_per_legal_placement_without_cutoff) {
   std::vector<int> cols;
   const std::int64_t placements = legal_placements(8, cols);
   auto spawns = [](const bench::run_report& r) {
-    return *bench::find_counter(r.stats, {"spawns_work_first"}) +
-           *bench::find_counter(r.stats, {"spawns_help_first"});
+    const bench::json stats = r.all_stats();
+    const auto wf = bench::find_counter(stats, {"spawns_work_first"});
+    const auto hf = bench::find_counter(stats, {"spawns_help_first"});
+    EXPECT_TRUE(wf && hf) << bench::dump(stats);
+    return wf.value_or(-1) + hf.value_or(-1);
   };
   EXPECT_EQ(spawns(run_nqueens("8:nocutoff", runtime_kind::locus)),
             static_cast<double>(placements));

@@ -17,7 +17,16 @@ namespace bench {
 /// What one run produced.
 struct run_report {
   outcome result;
-  json stats = json::object();  ///< locus: runtime_stats::to_json(), parsed; others: {}
+  /// locus: runtime_stats::to_json() as the runtime wrote it. The child passes it through to
+  /// its report unparsed (encode_report): parsing and rewriting it cost the child more
+  /// instructions than the small kernels' runtime work once the per-iteration records came.
+  std::string runtime_stats;
+  /// Members added after the runtime's (locality, the scheduler's counters, flow), or the
+  /// whole stats when runtime_stats is empty; the report's stats are the two joined.
+  json stats = json::object();
+
+  /// Both joined and parsed (the report's "stats"), for callers in this process (tests).
+  [[nodiscard]] json all_stats() const;
 };
 
 /// Runs `c` once. Throws std::runtime_error when the configuration has no implementation,
