@@ -416,7 +416,14 @@ void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_va
   o->key = key;
   o->type = t;
   o->value = std::move(v);
-  s.e->submit(o);
+  // On the export task's worker: it starts the op itself (posting the value's sends to the
+  // ranks that asked) when it can take the progress lock, instead of waking the communication
+  // worker (engine::submit_and_help; funneled or worker_progress off: submit).
+  s.e->submit_and_help(o);
+}
+
+void worker_step(context& c) noexcept {
+  (void)c.impl().help();
 }
 
 void dist_wait(dist_state& s, locus::dataflow::graph& g) {

@@ -186,6 +186,8 @@ void engine::init_mpi(int* argc, char*** argv) {
   }
   // Idle workers poll the pending direct requests (poller.hpp) when direct start is on (add()
   // is called only then); the set also carries the workers' idle count, used in both modes.
+  m_worker_progress.store(m_opts.worker_progress, std::memory_order_relaxed);
+  m_busy_sleep_us.store(m_opts.busy_sleep.count(), std::memory_order_relaxed);
   poll_set::instance().open(*this, m_opts.worker_poll, m_opts.worker_poll_per_mib);
 }
 
@@ -196,7 +198,7 @@ void engine::adopt_from_workers() {
     activate(o);
 }
 
-void engine::submit(op* o) {
+bool engine::push(op* o) {
   op* head = m_inbox.load(std::memory_order_relaxed);
   do {
     o->next = head;
@@ -204,10 +206,60 @@ void engine::submit(op* o) {
     // the load of m_sleeping below against the worker's store of it (engine::sleep).
   } while (!m_inbox.compare_exchange_weak(head, o, std::memory_order_seq_cst,
                                           std::memory_order_relaxed));
-  if (m_sleeping.load(std::memory_order_seq_cst)) {
+  return m_sleeping.load(std::memory_order_seq_cst);
+}
+
+void engine::submit(op* o) {
+  if (push(o)) {
     std::lock_guard lk(m_sleep_mx);
     m_sleep_cv.notify_one();
   }
+}
+
+void engine::submit_and_help(op* o) {
+  const bool asleep = push(o);
+  bool ran = false;
+  (void)help(&ran);
+  // help() ran: it drained the inbox, our op with it, under m_progress_mx. Otherwise the
+  // communication worker must see the op: submit's wake-up (its Dekker pair is push's load).
+  if (!ran && asleep) {
+    std::lock_guard lk(m_sleep_mx);
+    m_sleep_cv.notify_one();
+  }
+}
+
+bool engine::help(bool* ran) noexcept {
+  if (ran != nullptr) *ran = false;
+  if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed)) return false;
+  std::unique_lock lk(m_progress_mx, std::try_to_lock);
+  // Another thread progresses (the communication worker, or another worker): nothing to add.
+  // After the loop ended MPI is being finalised; after ~context began, the end is the
+  // communication worker's alone.
+  if (!lk.owns_lock() || m_loop_done || m_stop.load(std::memory_order_acquire)) return false;
+  if (ran != nullptr) *ran = true;
+  m_last_help.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                    std::memory_order_relaxed);
+  m_worker_steps.fetch_add(1, std::memory_order_relaxed);
+  const std::uint64_t c0 = m_completed.load(std::memory_order_relaxed);
+  bool did = drain_inbox(true);
+  // A completion may post a follow-up receive (a graph value's bytes after its header), which
+  // the next test may find done: test again while something completes, 3 times at most (this
+  // worker has tasks to run).
+  for (int i = 0; i < 3 && poll(); ++i)
+    did = true;
+  // m_completed is written under m_progress_mx only: the difference is this step's.
+  m_worker_step_completed.fetch_add(m_completed.load(std::memory_order_relaxed) - c0,
+                                    std::memory_order_relaxed);
+  return did;
+}
+
+std::chrono::microseconds engine::lazy_step() const noexcept {
+  const std::chrono::microseconds busy(m_busy_sleep_us.load(std::memory_order_relaxed));
+  if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed) || busy <= m_opts.max_sleep)
+    return m_opts.max_sleep;
+  const std::chrono::steady_clock::time_point last(
+      std::chrono::steady_clock::duration(m_last_help.load(std::memory_order_relaxed)));
+  return std::chrono::steady_clock::now() - last < busy ? busy : m_opts.max_sleep;
 }
 
 void engine::wake() {
@@ -220,44 +272,70 @@ void engine::activate(op* o) {
   m_reqs.push_back(o->req);
 }
 
-bool engine::drain_inbox() {
+bool engine::drain_inbox(bool helper) {
   op* list = m_inbox.exchange(nullptr, std::memory_order_acquire);
-  if (list == nullptr) return false;
-  op* fifo = nullptr;  // the stack holds the newest first: reverse to submission order
-  while (list != nullptr) {
-    op* n = list->next;
-    list->next = fifo;
-    fifo = list;
-    list = n;
-  }
-  while (fifo != nullptr) {
-    op* o = fifo;
-    fifo = fifo->next;
-    if (faulted() && !o->survives_fault) {
-      o->fail(*this, m_fault_msg, m_fault_origin);
-      if (o->adopted) {  // in MPI already: as raise_fault does with the ops in flight
-        o->zombie = true;
-        MPI_Cancel(&o->req);
-        m_active.push_back(o);
-        m_reqs.push_back(o->req);
-      } else {
-        delete o;
-      }
-      continue;
+  if (list != nullptr) {
+    op* fifo = nullptr;  // the stack holds the newest first: reverse to submission order
+    op* tail = list;
+    while (list != nullptr) {
+      op* n = list->next;
+      list->next = fifo;
+      fifo = list;
+      list = n;
     }
-    m_started.fetch_add(1, std::memory_order_relaxed);
-    const int err = o->start(*this);
-    if (err != MPI_SUCCESS) {
-      o->fail(*this, mpi_error_text(err), m_rank);
-      delete o;
-    } else if (o->req == MPI_REQUEST_NULL) {
-      delete o;  // finished in start()
-    } else {
+    // After the ops a helper held back, if any: they are older.
+    if (m_held != nullptr)
+      m_held_tail->next = fifo;
+    else
+      m_held = fifo;
+    m_held_tail = tail;
+  }
+  bool any = false;
+  while (m_held != nullptr) {
+    op* o = m_held;
+    if (helper && o->comm_thread_only) {
+      // Left, with every later op, to the communication worker: flag then look (seq_cst)
+      // against its store of m_sleeping then its look at the flag (engine::sleep).
+      m_held_flag.store(true, std::memory_order_seq_cst);
+      if (m_sleeping.load(std::memory_order_seq_cst)) {
+        std::lock_guard lk(m_sleep_mx);
+        m_sleep_cv.notify_one();
+      }
+      return any;
+    }
+    m_held = o->next;
+    if (m_held == nullptr) m_held_tail = nullptr;
+    start_op(o);
+    any = true;
+  }
+  m_held_flag.store(false, std::memory_order_relaxed);
+  return any;
+}
+
+void engine::start_op(op* o) {
+  if (faulted() && !o->survives_fault) {
+    o->fail(*this, m_fault_msg, m_fault_origin);
+    if (o->adopted) {  // in MPI already: as raise_fault does with the ops in flight
+      o->zombie = true;
+      MPI_Cancel(&o->req);
       m_active.push_back(o);
       m_reqs.push_back(o->req);
+    } else {
+      delete o;
     }
+    return;
   }
-  return true;
+  m_started.fetch_add(1, std::memory_order_relaxed);
+  const int err = o->start(*this);
+  if (err != MPI_SUCCESS) {
+    o->fail(*this, mpi_error_text(err), m_rank);
+    delete o;
+  } else if (o->req == MPI_REQUEST_NULL) {
+    delete o;  // finished in start()
+  } else {
+    m_active.push_back(o);
+    m_reqs.push_back(o->req);
+  }
 }
 
 bool engine::poll() {
@@ -315,7 +393,7 @@ void engine::sleep(std::chrono::microseconds d, bool lazy) {
   std::unique_lock lk(m_sleep_mx);
   m_sleeping.store(true, std::memory_order_seq_cst);
   if (m_inbox.load(std::memory_order_seq_cst) == nullptr &&
-      !m_stop.load(std::memory_order_seq_cst) &&
+      !m_held_flag.load(std::memory_order_seq_cst) && !m_stop.load(std::memory_order_seq_cst) &&
       (!lazy || poll_set::instance().arm_wake_on_idle())) {
     m_sleeps.fetch_add(1, std::memory_order_relaxed);
     if (lazy) m_lazy_sleeps.fetch_add(1, std::memory_order_relaxed);
@@ -330,41 +408,52 @@ void engine::loop() {
   auto last = clock::now();
   auto backoff = std::chrono::microseconds(2);
   for (;;) {
-    bool activity = drain_inbox();
-    // Direct requests the workers left pending past their deadline (poller.hpp): before the
-    // poll, which then tests them with the rest.
-    if (m_direct) {
-      adopt_from_workers();
-      activity = activity || !m_taken.empty();
-    }
-    activity = poll() || activity;
-    const bool stopping = m_stop.load(std::memory_order_acquire);
-    // After a fault a rank still running its program ends the job at the deadline; one that
-    // reached ~context waits half as long again, so that a busy rank's own report of the fault
-    // (abort_job's message) comes out before the job ends.
-    if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
-                                                                 : std::chrono::milliseconds(0)))
-      abort_job();
-    if (stopping) {
-      if (!m_bye_sent) {
-        m_bye_sent = true;
-        // No task runs any more: the workers poll nothing from here; what they left pending
-        // is this worker's (and failed at the end if nobody matches it).
-        std::vector<op*> left;
-        poll_set::instance().close(left);
-        for (op* o : left)
-          activate(o);
-        for (int r = 0; r < m_size; ++r)
-          if (r != m_rank)
-            submit(new notice_send(
-                m_ctl, r, k_bye_tag,
-                "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
-        continue;
+    bool activity = false, stopping = false, user_pending = false;
+    {
+      // The progress step, under the lock helping workers take too (engine::help).
+      std::lock_guard progress(m_progress_mx);
+      activity = drain_inbox();
+      // Direct requests the workers left pending past their deadline (poller.hpp): before the
+      // poll, which then tests them with the rest.
+      if (m_direct) {
+        adopt_from_workers();
+        activity = activity || !m_taken.empty();
       }
-      const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
-        return o->survives_fault && !o->background;
-      });
-      if (m_byes >= m_size - 1 && !sends_pending && m_inbox.load() == nullptr) return;
+      activity = poll() || activity;
+      stopping = m_stop.load(std::memory_order_acquire);
+      // After a fault a rank still running its program ends the job at the deadline; one that
+      // reached ~context waits half as long again, so that a busy rank's own report of the
+      // fault (abort_job's message) comes out before the job ends.
+      if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
+                                                                   : std::chrono::milliseconds(0)))
+        abort_job();
+      if (stopping) {
+        if (!m_bye_sent) {
+          m_bye_sent = true;
+          // No task runs any more: the workers poll nothing from here; what they left pending
+          // is this worker's (and failed at the end if nobody matches it).
+          std::vector<op*> left;
+          poll_set::instance().close(left);
+          for (op* o : left)
+            activate(o);
+          for (int r = 0; r < m_size; ++r)
+            if (r != m_rank)
+              submit(new notice_send(
+                  m_ctl, r, k_bye_tag,
+                  "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
+          continue;
+        }
+        const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
+          return o->survives_fault && !o->background;
+        });
+        if (m_byes >= m_size - 1 && !sends_pending && m_inbox.load() == nullptr &&
+            m_held == nullptr) {
+          m_loop_done = true;  // under m_progress_mx: no helper starts a step from here
+          return;
+        }
+      }
+      user_pending = std::any_of(m_active.begin(), m_active.end(),
+                                 [](op* o) { return !o->background && !o->zombie; });
     }
     if (activity) {
       last = clock::now();
@@ -382,20 +471,21 @@ void engine::loop() {
       std::this_thread::yield();
       continue;
     }
-    const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
-                                          [](op* o) { return !o->background && !o->zombie; });
     auto d = std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll);
     if (user_pending && lazy) {
-      // Until a worker turns idle (it wakes us), or max_sleep: the step a pending message's
-      // progress (a rendezvous's next step) may wait. Measured: 10 ms steps used less CPU
-      // but made the distributed Cholesky slower (docs/benchmarks-mpi.md).
-      d = m_opts.max_sleep;
+      // Until a worker turns idle (it wakes us), or the lazy step: max_sleep, the step a
+      // pending message's progress (a rendezvous's next step) may wait; busy_sleep when the
+      // workers progress between their graph tasks (lazy_step). Measured: 10 ms steps with
+      // nobody else progressing made the distributed Cholesky 40 % slower
+      // (docs/benchmarks-mpi.md).
+      d = lazy_step();
     } else if (user_pending || stopping) {
       d = backoff;
       backoff = std::min(backoff * 2, m_opts.max_sleep);
     }
     // A request the workers poll must be handed over by its deadline if no worker is idle to
-    // do it: wake up then (m_next_deadline: max() when the set is empty).
+    // do it: wake up then (m_next_deadline: max() when the set is empty; written by this
+    // thread only, in adopt_from_workers).
     if (m_direct && m_next_deadline != clock::time_point::max())
       d = std::min(d, std::max(std::chrono::microseconds(1),
                                std::chrono::duration_cast<std::chrono::microseconds>(
