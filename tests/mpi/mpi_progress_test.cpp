@@ -72,17 +72,19 @@ TEST(MpiProgress, AGraphTaskEndIsAProgressStepOnlyWithDirectStartAndWorkerProgre
   auto rt = one_worker();
   {
     const progress_guard g(true, 10ms);
-    const std::uint64_t steps = chain_steps(rt, 40, 200us);
+    const std::uint64_t steps = chain_steps(rt, 40, 2ms);
     if (ctx().direct()) {
-      // One step per task end, but for the few that found the communication worker inside its
-      // own step (try_lock): it sleeps here, no request being pending.
+      // One step per task end, but for those that found the communication worker inside its
+      // own step (try_lock). It polls for `spin` (200 µs) after the graph's creation, taking
+      // the lock on every turn (the tasks of 200 µs first tried here found it taken up to 40
+      // times in 40 with 4 ranks on 2 cores), then sleeps: no request is pending.
       EXPECT_GE(steps, 20u);
     } else {
       EXPECT_EQ(steps, 0u);  // funneled: only the communication worker calls MPI
     }
   }
   const progress_guard off(false, 10ms);
-  EXPECT_EQ(chain_steps(rt, 40, 200us), 0u);
+  EXPECT_EQ(chain_steps(rt, 40, 2ms), 0u);
 }
 
 locus::task<void> spin_until(const std::atomic<bool>& stop) {
