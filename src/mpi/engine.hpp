@@ -200,7 +200,7 @@ class engine {
   /// to end): help() does nothing from then on.
   bool m_loop_done = false;
   std::atomic<bool> m_worker_progress{true};
-  std::atomic<std::int64_t> m_busy_sleep_us{10000};
+  std::atomic<std::int64_t> m_busy_sleep_us{2000};
   /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
   /// length, nothing is published through it).
   std::atomic<std::int64_t> m_last_help{0};

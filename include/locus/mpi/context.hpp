@@ -98,7 +98,7 @@ struct options {
   /// worker_progress: the communication worker's sleep step while every worker computes and
   /// workers progress between tasks (above): how late a pending message moves on if no graph
   /// task ends meanwhile.
-  std::chrono::microseconds busy_sleep{10000};
+  std::chrono::microseconds busy_sleep{2000};
 };
 
 namespace detail {
