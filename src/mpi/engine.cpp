@@ -322,8 +322,7 @@ void engine::loop() {
           return;
         }
       }
-      user_pending = std::any_of(m_active.begin(), m_active.end(),
-                                 [](op* o) { return !o->background && !o->zombie; });
+      user_pending = note_user_pending();
     }
     if (activity) {
       last = clock::now();

@@ -205,6 +205,14 @@ class engine {
   /// length, nothing is published through it).
   std::atomic<std::int64_t> m_last_help{0};
   std::atomic<std::uint64_t> m_worker_steps{0}, m_worker_step_completed{0};
+  /// At the end of the last step: a user request (not a background receive, not a zombie) or a
+  /// held op was left. With an empty inbox, help() takes no lock and makes no MPI call unless it
+  /// is set (an idle worker polling a ping-pong's receive would otherwise test the module's
+  /// background receives on every turn). Relaxed: a hint; a stale value costs one useless step
+  /// or leaves the request to the next step (the communication worker's at the latest).
+  std::atomic<bool> m_user_pending{false};
+  /// Under m_progress_mx: sets m_user_pending from m_active and m_held; returns it.
+  bool note_user_pending() noexcept;
   std::atomic<bool> m_sleeping{false};
   std::mutex m_sleep_mx;
   std::condition_variable m_sleep_cv;

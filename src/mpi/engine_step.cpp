@@ -5,6 +5,8 @@
 // protocol.
 #include "engine.hpp"
 
+#include <algorithm>
+
 namespace locus::mpi::detail {
 
 bool engine::push(op* o) {
@@ -40,6 +42,9 @@ void engine::submit_and_help(op* o) {
 bool engine::help(bool* ran) noexcept {
   if (ran != nullptr) *ran = false;
   if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed)) return false;
+  if (m_inbox.load(std::memory_order_relaxed) == nullptr &&
+      !m_user_pending.load(std::memory_order_relaxed))
+    return false;
   std::unique_lock lk(m_progress_mx, std::try_to_lock);
   // Another thread progresses (the communication worker, or another worker): nothing to add.
   // After the loop ended MPI is being finalised; after ~context began, the end is the
@@ -56,10 +61,19 @@ bool engine::help(bool* ran) noexcept {
   // worker has tasks to run).
   for (int i = 0; i < 3 && poll(); ++i)
     did = true;
+  (void)note_user_pending();
   // m_completed is written under m_progress_mx only: the difference is this step's.
   m_worker_step_completed.fetch_add(m_completed.load(std::memory_order_relaxed) - c0,
                                     std::memory_order_relaxed);
   return did;
+}
+
+bool engine::note_user_pending() noexcept {
+  const bool pending =
+      m_held != nullptr || std::any_of(m_active.begin(), m_active.end(),
+                                       [](op* o) { return !o->background && !o->zombie; });
+  m_user_pending.store(pending, std::memory_order_relaxed);
+  return pending;
 }
 
 std::chrono::microseconds engine::lazy_step() const noexcept {
