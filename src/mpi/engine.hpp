@@ -13,6 +13,11 @@
 // requests) are. A submission wakes a sleeping worker at once (the sleep protocol is at
 // engine::sleep).
 //
+// Workers step (options::worker_progress, engine_step.cpp): under MPI_THREAD_MULTIPLE that
+// step (the inbox, MPI_Testsome, completions) is made under m_progress_mx, by the
+// communication worker or by a locus worker between two dist_graph tasks or when idle
+// (engine::help, try_lock); what the comments below call "the worker" is whoever holds it.
+//
 // Ownership: an op belongs to the engine from submit() until complete() or fail() returned
 // false/was called, then the engine deletes it. complete() may re-post (background receives):
 // it returns true and the op stays active.

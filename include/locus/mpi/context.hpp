@@ -31,7 +31,9 @@
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
 // burns no CPU. While every worker of the watched runtimes (watch(), run()) computes it does not
-// spin and sleeps max_sleep steps, woken by the first worker that turns idle.
+// spin and sleeps max_sleep steps, woken by the first worker that turns idle; busy_sleep steps
+// when the workers progress themselves (options::worker_progress, with MULTIPLE: after each
+// dist_graph task and when idle).
 // progress_mode::dedicated polls without sleeping (yielding between polls): the lowest latency
 // when it has a core of its own (config::workers = cores per rank - 1), a core spent even when
 // idle.
