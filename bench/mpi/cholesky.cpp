@@ -215,13 +215,29 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
                {"comm_idle_wakeups", double(comm1.idle_wakeups - comm0.idle_wakeups) / p.reps}};
       // Every rank's locus workers' idle time per factorisation (graph creation to wait()'s
       // end), gathered on rank 0 (raw MPI on the communication worker, untimed).
+      // Also every rank's communication worker CPU time per factorisation, and the progress
+      // steps its locus workers made between tasks or idle (options::worker_progress) with the
+      // requests they completed.
       if (name == "locus") {
-        std::vector<double> per_rank(static_cast<std::size_t>(ctx.size()));
-        const double mine = idle_s / p.reps;
-        ctx.call([&] {
-          MPI_Gather(&mine, 1, MPI_DOUBLE, per_rank.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        });
-        r["worker_idle_s"] = per_rank;
+        const std::size_t np = static_cast<std::size_t>(ctx.size());
+        const double mine[4] = {
+            idle_s / p.reps, double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
+            double(comm1.worker_steps - comm0.worker_steps) / p.reps,
+            double(comm1.worker_step_completed - comm0.worker_step_completed) / p.reps};
+        std::vector<double> all(4 * np);
+        ctx.call(
+            [&] { MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD); });
+        std::vector<double> idle(np), cpu(np), steps(np), done(np);
+        for (std::size_t k = 0; k < np; ++k) {
+          idle[k] = all[4 * k];
+          cpu[k] = all[4 * k + 1];
+          steps[k] = all[4 * k + 2];
+          done[k] = all[4 * k + 3];
+        }
+        r["worker_idle_s"] = idle;
+        r["comm_cpu_s_per_rank"] = cpu;
+        r["worker_steps_per_rank"] = steps;
+        r["worker_step_completed_per_rank"] = done;
       }
       out.push_back(std::move(r));
     }

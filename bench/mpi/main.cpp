@@ -3,7 +3,7 @@
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
 //          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
 //          [--worker-poll-us N]
-//          [--funneled] [--json FILE]
+//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
 #include <mpi.h>
@@ -76,6 +76,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-sleep-us", max_sleep_us,
                  "shared progress: the longest sleep while requests are pending (default: the "
                  "module's)");
+  bool no_worker_progress = false;
+  app.add_flag("--no-worker-progress", no_worker_progress,
+               "direct start: only the communication worker progresses (options::worker_progress "
+               "off)");
+  long busy_sleep_us = -1;
+  app.add_option("--busy-sleep-us", busy_sleep_us,
+                 "worker progress: the communication worker's sleep step while every worker "
+                 "computes (default: the module's)");
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);
@@ -90,6 +98,8 @@ int main(int argc, char** argv) {
   if (worker_poll_us >= 0) o.worker_poll = std::chrono::microseconds(worker_poll_us);
   if (per_mib_us >= 0) o.worker_poll_per_mib = std::chrono::microseconds(per_mib_us);
   o.direct = !funneled;
+  o.worker_progress = !no_worker_progress;
+  if (busy_sleep_us > 0) o.busy_sleep = std::chrono::microseconds(busy_sleep_us);
   // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
   // asked for here only when that peer runs (the context adopts this MPI; the others run on
   // the module's own FUNNELED initialisation).

@@ -27,7 +27,9 @@ struct call_op final : detail::op {
     bool done = false;
     std::exception_ptr ex;
   };
-  call_op(const std::function<void()>& f, waiter& w) : fn(f), w(w) {}
+  // It runs the program's MPI calls, which may block: never on a locus worker that progresses
+  // (engine::help leaves it to the communication worker).
+  call_op(const std::function<void()>& f, waiter& w) : fn(f), w(w) { comm_thread_only = true; }
   int start(detail::engine&) override {
     std::exception_ptr ex;
     try {
@@ -123,6 +125,10 @@ void context::set_worker_poll(std::chrono::microseconds d,
                               std::chrono::microseconds per_mib) noexcept {
   detail::poll_set::instance().set_worker_poll(d);
   detail::poll_set::instance().set_worker_poll_per_mib(per_mib);
+}
+
+void context::set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept {
+  m_e->set_worker_progress(on, busy_sleep);
 }
 
 void context::fail(const std::string& what) {

@@ -75,19 +75,31 @@ struct request_recv final : op {
   int start(engine& e) override {
     return MPI_Irecv(&m_msg, sizeof m_msg, MPI_BYTE, MPI_ANY_SOURCE, 0, e.graph_req_comm(), &req);
   }
-  bool complete(engine& e, const MPI_Status& st, int err) override {
-    if (err != MPI_SUCCESS) {
-      e.raise_fault(graph_where(e) + ": receiving a request: " + mpi_error_text(err), e.rank(),
-                    true);
-      return false;
+  bool complete(engine& e, const MPI_Status& first, int err) override {
+    // Requests come in bursts (a rank asks for every value it reads while it builds its graph):
+    // the re-posted receive matches the next one already queued inside MPI, so it is tested at
+    // once, up to k_burst times, instead of one request per progress step.
+    constexpr int k_burst = 64;
+    MPI_Status st = first;
+    for (int n = 1;; ++n) {
+      if (err != MPI_SUCCESS) {
+        e.raise_fault(graph_where(e) + ": receiving a request: " + mpi_error_text(err), e.rank(),
+                      true);
+        return false;
+      }
+      e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
+      if (const int rc = start(e); rc != MPI_SUCCESS) {
+        e.raise_fault(graph_where(e) + ": posting the request receive: " + mpi_error_text(rc),
+                      e.rank(), true);
+        return false;
+      }
+      // A fault raised by the request (a graph of another order) cancels nothing here: this
+      // receive is a background one, and stays posted.
+      int flag = 0;
+      if (n == k_burst || e.faulted()) return true;
+      err = MPI_Test(&req, &flag, &st);
+      if (err == MPI_SUCCESS && flag == 0) return true;
     }
-    e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
-    if (const int rc = start(e); rc != MPI_SUCCESS) {
-      e.raise_fault(graph_where(e) + ": posting the request receive: " + mpi_error_text(rc),
-                    e.rank(), true);
-      return false;
-    }
-    return true;
   }
   void fail(engine&, const std::string&, int) override {}
   request_msg m_msg;
@@ -168,15 +180,25 @@ struct import_op final : op {
       }
       if (hdr.bytes > 0) {
         void* buf = sink->buffer(hdr.bytes);
-        const int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner,
-                                 static_cast<int>(key), e.graph_val_comm(), &req);
-        if (rc == MPI_SUCCESS) return true;
-        e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
-                          std::to_string(owner) + ": " + mpi_error_text(rc),
-                      e.rank(), true);
-        return false;
+        int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner, static_cast<int>(key),
+                           e.graph_val_comm(), &req);
+        // The bytes were sent right after the header: the receive usually matches them inside
+        // MPI_Irecv (a large value's single copy starts there), so it is tested once now rather
+        // than at the next progress step (with worker progress, a worker's next task end).
+        int flag = 0;
+        MPI_Status st;
+        if (rc == MPI_SUCCESS) rc = MPI_Test(&req, &flag, &st);
+        if (rc == MPI_SUCCESS && flag == 0) return true;  // pending: the engine keeps testing
+        if (rc != MPI_SUCCESS) {
+          e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
+                            std::to_string(owner) + ": " + mpi_error_text(rc),
+                        e.rank(), true);
+          return false;
+        }
+        // Done: req is MPI_REQUEST_NULL again, and the value is delivered below.
+      } else {
+        sink->buffer(0);
       }
-      sink->buffer(0);
     }
     sink->deliver();
     if (auto it = e.graphs->importing.find({epoch, owner}); it != e.graphs->importing.end())
@@ -416,7 +438,14 @@ void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_va
   o->key = key;
   o->type = t;
   o->value = std::move(v);
-  s.e->submit(o);
+  // On the export task's worker: it starts the op itself (posting the value's sends to the
+  // ranks that asked) when it can take the progress lock, instead of waking the communication
+  // worker (engine::submit_and_help; funneled or worker_progress off: submit).
+  s.e->submit_and_help(o);
+}
+
+void worker_step(context& c) noexcept {
+  (void)c.impl().help();
 }
 
 void dist_wait(dist_state& s, locus::dataflow::graph& g) {

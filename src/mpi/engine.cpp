@@ -186,6 +186,8 @@ void engine::init_mpi(int* argc, char*** argv) {
   }
   // Idle workers poll the pending direct requests (poller.hpp) when direct start is on (add()
   // is called only then); the set also carries the workers' idle count, used in both modes.
+  m_worker_progress.store(m_opts.worker_progress, std::memory_order_relaxed);
+  m_busy_sleep_us.store(m_opts.busy_sleep.count(), std::memory_order_relaxed);
   poll_set::instance().open(*this, m_opts.worker_poll, m_opts.worker_poll_per_mib);
 }
 
@@ -196,20 +198,6 @@ void engine::adopt_from_workers() {
     activate(o);
 }
 
-void engine::submit(op* o) {
-  op* head = m_inbox.load(std::memory_order_relaxed);
-  do {
-    o->next = head;
-    // seq_cst (a release at least: the op's fields are published to the worker): ordered with
-    // the load of m_sleeping below against the worker's store of it (engine::sleep).
-  } while (!m_inbox.compare_exchange_weak(head, o, std::memory_order_seq_cst,
-                                          std::memory_order_relaxed));
-  if (m_sleeping.load(std::memory_order_seq_cst)) {
-    std::lock_guard lk(m_sleep_mx);
-    m_sleep_cv.notify_one();
-  }
-}
-
 void engine::wake() {
   std::lock_guard lk(m_sleep_mx);
   m_sleep_cv.notify_one();
@@ -218,46 +206,6 @@ void engine::wake() {
 void engine::activate(op* o) {
   m_active.push_back(o);
   m_reqs.push_back(o->req);
-}
-
-bool engine::drain_inbox() {
-  op* list = m_inbox.exchange(nullptr, std::memory_order_acquire);
-  if (list == nullptr) return false;
-  op* fifo = nullptr;  // the stack holds the newest first: reverse to submission order
-  while (list != nullptr) {
-    op* n = list->next;
-    list->next = fifo;
-    fifo = list;
-    list = n;
-  }
-  while (fifo != nullptr) {
-    op* o = fifo;
-    fifo = fifo->next;
-    if (faulted() && !o->survives_fault) {
-      o->fail(*this, m_fault_msg, m_fault_origin);
-      if (o->adopted) {  // in MPI already: as raise_fault does with the ops in flight
-        o->zombie = true;
-        MPI_Cancel(&o->req);
-        m_active.push_back(o);
-        m_reqs.push_back(o->req);
-      } else {
-        delete o;
-      }
-      continue;
-    }
-    m_started.fetch_add(1, std::memory_order_relaxed);
-    const int err = o->start(*this);
-    if (err != MPI_SUCCESS) {
-      o->fail(*this, mpi_error_text(err), m_rank);
-      delete o;
-    } else if (o->req == MPI_REQUEST_NULL) {
-      delete o;  // finished in start()
-    } else {
-      m_active.push_back(o);
-      m_reqs.push_back(o->req);
-    }
-  }
-  return true;
 }
 
 bool engine::poll() {
@@ -315,7 +263,7 @@ void engine::sleep(std::chrono::microseconds d, bool lazy) {
   std::unique_lock lk(m_sleep_mx);
   m_sleeping.store(true, std::memory_order_seq_cst);
   if (m_inbox.load(std::memory_order_seq_cst) == nullptr &&
-      !m_stop.load(std::memory_order_seq_cst) &&
+      !m_held_flag.load(std::memory_order_seq_cst) && !m_stop.load(std::memory_order_seq_cst) &&
       (!lazy || poll_set::instance().arm_wake_on_idle())) {
     m_sleeps.fetch_add(1, std::memory_order_relaxed);
     if (lazy) m_lazy_sleeps.fetch_add(1, std::memory_order_relaxed);
@@ -330,41 +278,51 @@ void engine::loop() {
   auto last = clock::now();
   auto backoff = std::chrono::microseconds(2);
   for (;;) {
-    bool activity = drain_inbox();
-    // Direct requests the workers left pending past their deadline (poller.hpp): before the
-    // poll, which then tests them with the rest.
-    if (m_direct) {
-      adopt_from_workers();
-      activity = activity || !m_taken.empty();
-    }
-    activity = poll() || activity;
-    const bool stopping = m_stop.load(std::memory_order_acquire);
-    // After a fault a rank still running its program ends the job at the deadline; one that
-    // reached ~context waits half as long again, so that a busy rank's own report of the fault
-    // (abort_job's message) comes out before the job ends.
-    if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
-                                                                 : std::chrono::milliseconds(0)))
-      abort_job();
-    if (stopping) {
-      if (!m_bye_sent) {
-        m_bye_sent = true;
-        // No task runs any more: the workers poll nothing from here; what they left pending
-        // is this worker's (and failed at the end if nobody matches it).
-        std::vector<op*> left;
-        poll_set::instance().close(left);
-        for (op* o : left)
-          activate(o);
-        for (int r = 0; r < m_size; ++r)
-          if (r != m_rank)
-            submit(new notice_send(
-                m_ctl, r, k_bye_tag,
-                "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
-        continue;
+    bool activity = false, stopping = false, user_pending = false;
+    {
+      // The progress step, under the lock helping workers take too (engine::help).
+      std::lock_guard progress(m_progress_mx);
+      activity = drain_inbox();
+      // Direct requests the workers left pending past their deadline (poller.hpp): before the
+      // poll, which then tests them with the rest.
+      if (m_direct) {
+        adopt_from_workers();
+        activity = activity || !m_taken.empty();
       }
-      const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
-        return o->survives_fault && !o->background;
-      });
-      if (m_byes >= m_size - 1 && !sends_pending && m_inbox.load() == nullptr) return;
+      activity = poll() || activity;
+      stopping = m_stop.load(std::memory_order_acquire);
+      // After a fault a rank still running its program ends the job at the deadline; one that
+      // reached ~context waits half as long again, so that a busy rank's own report of the
+      // fault (abort_job's message) comes out before the job ends.
+      if (faulted() && clock::now() > m_fault_deadline + (stopping ? m_opts.fault_timeout / 2
+                                                                   : std::chrono::milliseconds(0)))
+        abort_job();
+      if (stopping) {
+        if (!m_bye_sent) {
+          m_bye_sent = true;
+          // No task runs any more: the workers poll nothing from here; what they left pending
+          // is this worker's (and failed at the end if nobody matches it).
+          std::vector<op*> left;
+          poll_set::instance().close(left);
+          for (op* o : left)
+            activate(o);
+          for (int r = 0; r < m_size; ++r)
+            if (r != m_rank)
+              submit(new notice_send(
+                  m_ctl, r, k_bye_tag,
+                  "bye " + std::to_string(graph_epochs.load(std::memory_order_relaxed))));
+          continue;
+        }
+        const bool sends_pending = std::any_of(m_active.begin(), m_active.end(), [](op* o) {
+          return o->survives_fault && !o->background;
+        });
+        if (m_byes >= m_size - 1 && !sends_pending && m_inbox.load() == nullptr &&
+            m_held == nullptr) {
+          m_loop_done = true;  // under m_progress_mx: no helper starts a step from here
+          return;
+        }
+      }
+      user_pending = note_user_pending();
     }
     if (activity) {
       last = clock::now();
@@ -382,20 +340,21 @@ void engine::loop() {
       std::this_thread::yield();
       continue;
     }
-    const bool user_pending = std::any_of(m_active.begin(), m_active.end(),
-                                          [](op* o) { return !o->background && !o->zombie; });
     auto d = std::chrono::duration_cast<std::chrono::microseconds>(k_idle_poll);
     if (user_pending && lazy) {
-      // Until a worker turns idle (it wakes us), or max_sleep: the step a pending message's
-      // progress (a rendezvous's next step) may wait. Measured: 10 ms steps used less CPU
-      // but made the distributed Cholesky slower (docs/benchmarks-mpi.md).
-      d = m_opts.max_sleep;
+      // Until a worker turns idle (it wakes us), or the lazy step: max_sleep, the step a
+      // pending message's progress (a rendezvous's next step) may wait; busy_sleep when the
+      // workers progress between their graph tasks (lazy_step). Measured: 10 ms steps with
+      // nobody else progressing made the distributed Cholesky 40 % slower
+      // (docs/benchmarks-mpi.md).
+      d = lazy_step();
     } else if (user_pending || stopping) {
       d = backoff;
       backoff = std::min(backoff * 2, m_opts.max_sleep);
     }
     // A request the workers poll must be handed over by its deadline if no worker is idle to
-    // do it: wake up then (m_next_deadline: max() when the set is empty).
+    // do it: wake up then (m_next_deadline: max() when the set is empty; written by this
+    // thread only, in adopt_from_workers).
     if (m_direct && m_next_deadline != clock::time_point::max())
       d = std::min(d, std::max(std::chrono::microseconds(1),
                                std::chrono::duration_cast<std::chrono::microseconds>(

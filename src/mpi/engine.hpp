@@ -13,6 +13,11 @@
 // requests) are. A submission wakes a sleeping worker at once (the sleep protocol is at
 // engine::sleep).
 //
+// Workers step (options::worker_progress, engine_step.cpp): under MPI_THREAD_MULTIPLE that
+// step (the inbox, MPI_Testsome, completions) is made under m_progress_mx, by the
+// communication worker or by a locus worker between two dist_graph tasks or when idle
+// (engine::help, try_lock); what the comments below call "the worker" is whoever holds it.
+//
 // Ownership: an op belongs to the engine from submit() until complete() or fail() returned
 // false/was called, then the engine deletes it. complete() may re-post (background receives):
 // it returns true and the op stays active.
@@ -62,6 +67,9 @@ struct op {
   /// Started on a task's thread (engine::direct()): `req` is live when it is submitted, and
   /// start() only hands it over.
   bool adopted = false;
+  /// Started on the communication worker only (context::call: the program's MPI calls, which
+  /// may block): a locus worker's progress step (engine::help) stops at it.
+  bool comm_thread_only = false;
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -90,6 +98,24 @@ class engine {
   void submit(op* o);
   /// Wakes the worker if it sleeps (any thread).
   void wake();
+
+  // Workers progress (options::worker_progress; docs/design/0014-mpi.md, "Workers progress
+  // between graph tasks"). Under MPI_THREAD_MULTIPLE any thread may make the communication
+  // worker's progress step (start what is in the inbox, MPI_Testsome over the active requests,
+  // complete what finished) while it holds m_progress_mx: the communication worker holds it for
+  // every step of its own, so the step's state (m_active, m_reqs, the graph service, the held
+  // ops) has one owner at a time, and no two threads test one request.
+  /// A locus worker between two graph tasks, or idle: one progress step if direct start and
+  /// worker_progress are on and no other thread is progressing (try_lock: it never waits).
+  /// True if it started or completed something; `*ran` (if given): whether it took the lock.
+  bool help(bool* ran = nullptr) noexcept;
+  /// submit(o), then help(): a worker that starts its own op does not wake the communication
+  /// worker; if help() could not run, the ordinary wake-up (submit's) follows.
+  void submit_and_help(op* o);
+  void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept {
+    m_worker_progress.store(on, std::memory_order_relaxed);
+    m_busy_sleep_us.store(busy_sleep.count(), std::memory_order_relaxed);
+  }
 
   [[nodiscard]] int rank() const noexcept { return m_rank; }
   [[nodiscard]] int size() const noexcept { return m_size; }
@@ -136,8 +162,19 @@ class engine {
   void thread_main(int* argc, char*** argv);
   void init_mpi(int* argc, char*** argv);
   void loop();
-  bool drain_inbox();
+  /// Under m_progress_mx. Starts the inbox's ops in submission order (after the held ones).
+  /// `helper` (a locus worker): stops at the first comm_thread_only op and holds it and every
+  /// later op for the communication worker (m_held; wakes it).
+  bool drain_inbox(bool helper = false);
+  /// Under m_progress_mx: one MPI_Testsome over m_active, completing what finished.
   bool poll();
+  /// Starts one op taken from the inbox (drain_inbox's body).
+  void start_op(op* o);
+  /// Pushes `o` on the inbox; true if the communication worker was seen asleep.
+  bool push(op* o);
+  /// Whether the communication worker's lazy sleep may be busy_sleep long: a worker helped
+  /// within the last busy_sleep.
+  [[nodiscard]] std::chrono::microseconds lazy_step() const noexcept;
   /// Sleeps up to `d` unless an op arrived. `lazy`: only while every locus worker is busy
   /// (poll_set::arm_wake_on_idle), and woken by the first that turns idle.
   void sleep(std::chrono::microseconds d, bool lazy);
@@ -155,6 +192,32 @@ class engine {
            m_graph_val = MPI_COMM_NULL;
 
   std::atomic<op*> m_inbox{nullptr};
+  /// Serialises progress steps (the communication worker's and the helping workers').
+  std::mutex m_progress_mx;
+  /// Ops a helper took from the inbox but left to the communication worker (the first
+  /// comm_thread_only op and all after it, in submission order). Under m_progress_mx; started
+  /// before anything newer. m_held_flag mirrors "m_held is not empty" for the sleep check
+  /// (seq_cst, the same Dekker pattern as the inbox: engine::sleep).
+  op* m_held = nullptr;
+  op* m_held_tail = nullptr;
+  std::atomic<bool> m_held_flag{false};
+  /// Set by the communication worker under m_progress_mx when it leaves its loop (MPI is about
+  /// to end): help() does nothing from then on.
+  bool m_loop_done = false;
+  std::atomic<bool> m_worker_progress{true};
+  std::atomic<std::int64_t> m_busy_sleep_us{2000};
+  /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
+  /// length, nothing is published through it).
+  std::atomic<std::int64_t> m_last_help{0};
+  std::atomic<std::uint64_t> m_worker_steps{0}, m_worker_step_completed{0};
+  /// At the end of the last step: a user request (not a background receive, not a zombie) or a
+  /// held op was left. With an empty inbox, help() takes no lock and makes no MPI call unless it
+  /// is set (an idle worker polling a ping-pong's receive would otherwise test the module's
+  /// background receives on every turn). Relaxed: a hint; a stale value costs one useless step
+  /// or leaves the request to the next step (the communication worker's at the latest).
+  std::atomic<bool> m_user_pending{false};
+  /// Under m_progress_mx: sets m_user_pending from m_active and m_held; returns it.
+  bool note_user_pending() noexcept;
   std::atomic<bool> m_sleeping{false};
   std::mutex m_sleep_mx;
   std::condition_variable m_sleep_cv;

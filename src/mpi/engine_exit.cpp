@@ -50,6 +50,8 @@ comm_stats engine::stats() const noexcept {
   s.handed_over = ps.handed.load(std::memory_order_relaxed);
   s.lazy_sleeps = m_lazy_sleeps.load(std::memory_order_relaxed);
   s.idle_wakeups = ps.idle_wakeups.load(std::memory_order_relaxed);
+  s.worker_steps = m_worker_steps.load(std::memory_order_relaxed);
+  s.worker_step_completed = m_worker_step_completed.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -54,11 +54,15 @@ void poll_set::open(engine& e, std::chrono::microseconds worker_poll,
                     std::chrono::microseconds per_mib) {
   std::lock_guard lk(m_mx);
   m_e = &e;
+  m_help.store(e.direct() ? &e : nullptr, std::memory_order_seq_cst);
   set_worker_poll(worker_poll);
   set_worker_poll_per_mib(per_mib);
 }
 
 void poll_set::close(std::vector<op*>& out) {
+  m_help.store(nullptr, std::memory_order_seq_cst);
+  while (m_helpers.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
   (void)take_expired(out, true);
   std::lock_guard lk(m_mx);
   m_e = nullptr;
@@ -122,6 +126,24 @@ void poll_set::note_state(worker_state s) noexcept {
 }
 
 bool poll_set::idle_poll() noexcept {
+  // options::worker_progress: the idle worker makes the communication worker's progress step
+  // too (engine::help: the graphs' imports complete here, and their tasks land on this
+  // worker's deque). try_lock only, inside engine::help.
+  // Not under m_mx: a completion there may raise a fault, which takes m_mx (take_expired). The
+  // engine is kept by m_helpers instead: this thread counts itself, then reads the engine;
+  // close() clears it, then waits for the count to fall to 0 (seq_cst both: one sees the
+  // other). A helper that finds the communication worker inside its step (close() is called
+  // there) fails its try_lock and leaves at once, so that wait is short.
+  bool helped = false;
+  if (m_help.load(std::memory_order_relaxed) != nullptr) {
+    m_helpers.fetch_add(1, std::memory_order_seq_cst);
+    if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) helped = e->help();
+    m_helpers.fetch_sub(1, std::memory_order_release);
+  }
+  return poll_requests() || helped;
+}
+
+bool poll_set::poll_requests() noexcept {
   if (m_size.load(std::memory_order_relaxed) == 0) return false;
   std::unique_lock lk(m_mx, std::try_to_lock);
   // Another worker tests the set (or the engine takes from it): this one looks for work.

@@ -102,6 +102,8 @@ class poll_set {
   /// pop again: something completed (maybe onto its deque) or a request is within its
   /// deadline.
   bool idle_poll() noexcept;
+  /// idle_poll's test of the set's own requests.
+  bool poll_requests() noexcept;
 
   /// The communication worker: ops whose deadline passed (or every op: `all`, for a fault or
   /// the end) go to `out`; the earliest deadline of those left (clock::time_point::max() if
@@ -172,6 +174,11 @@ class poll_set {
   std::atomic<int> m_idle{0};  ///< idle workers of the watched runtimes
   std::atomic<int> m_busy{0};  ///< busy workers of the watched runtimes
   std::atomic<bool> m_wake_on_idle{false};
+  /// The engine, while it is open with direct start: idle workers also make its progress step
+  /// (engine::help, which checks options::worker_progress), outside m_mx; m_helpers counts
+  /// those inside (idle_poll says the protocol).
+  std::atomic<engine*> m_help{nullptr};
+  std::atomic<int> m_helpers{0};
 };
 
 }  // namespace locus::mpi::detail

@@ -31,7 +31,9 @@
 // `spin` after the last activity, then sleeps in growing steps up to `max_sleep` while requests
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
 // burns no CPU. While every worker of the watched runtimes (watch(), run()) computes it does not
-// spin and sleeps max_sleep steps, woken by the first worker that turns idle.
+// spin and sleeps max_sleep steps, woken by the first worker that turns idle; busy_sleep steps
+// when the workers progress themselves (options::worker_progress, with MULTIPLE: after each
+// dist_graph task and when idle).
 // progress_mode::dedicated polls without sleeping (yielding between polls): the lowest latency
 // when it has a core of its own (config::workers = cores per rank - 1), a core spent even when
 // idle.
@@ -86,6 +88,19 @@ struct options {
   /// the frame's trip through its place's pool). 1000 µs per MiB (a floor of ~1 GB/s): a
   /// 1 MiB request is polled up to 1.1 ms, an 8-byte one 100 µs. 0: worker_poll for every size.
   std::chrono::microseconds worker_poll_per_mib{1000};
+  /// Direct start: a locus worker progresses the communication worker's requests itself at
+  /// the points where it is free anyway (docs/design/0014-mpi.md, "Workers progress between
+  /// graph tasks"): after each dist_graph task (and the export of an owned value, whose sends
+  /// it posts at once) and when its deque runs empty, one progress step (the inbox, then
+  /// MPI_Testsome over the requests) if no other thread is progressing. The communication
+  /// worker then sleeps `busy_sleep` steps instead of `max_sleep` while every worker computes
+  /// and a worker helped within the last `busy_sleep`. false: only the communication worker
+  /// progresses (as before 2026-11-26d).
+  bool worker_progress = true;
+  /// worker_progress: the communication worker's sleep step while every worker computes and
+  /// workers progress between tasks (above): how late a pending message moves on if no graph
+  /// task ends meanwhile.
+  std::chrono::microseconds busy_sleep{2000};
 };
 
 namespace detail {
@@ -110,6 +125,10 @@ struct comm_stats {
   // wake-ups of such a sleep by a worker that turned idle.
   std::uint64_t lazy_sleeps = 0;
   std::uint64_t idle_wakeups = 0;
+  // options::worker_progress: progress steps made by locus workers (between dist_graph tasks,
+  // or idle) and the requests they completed; these requests are part of `completed` too.
+  std::uint64_t worker_steps = 0;
+  std::uint64_t worker_step_completed = 0;
 };
 
 class context {
@@ -178,6 +197,8 @@ class context {
   void set_worker_poll(std::chrono::microseconds d) noexcept;
   /// Changes options::worker_poll and worker_poll_per_mib for requests started from now on.
   void set_worker_poll(std::chrono::microseconds d, std::chrono::microseconds per_mib) noexcept;
+  /// Changes options::worker_progress and busy_sleep from now on (tests, benchmarks).
+  void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept;
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
 
  private:

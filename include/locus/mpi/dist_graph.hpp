@@ -123,6 +123,32 @@ void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_va
 void dist_wait(dist_state& s, locus::dataflow::graph& g);
 [[noreturn]] void dist_error(const dist_state& s, const std::string& what);
 void dist_check_key(const dist_state& s, std::uint64_t key);
+/// On a locus worker, after a graph task: one progress step of the communication worker's
+/// requests if options::worker_progress is on and nobody else is progressing (engine::help).
+void worker_step(context& c) noexcept;
+
+/// A graph task's body followed by worker_step (dist_graph::task): the worker is free anyway
+/// between two tasks, so it moves the rank's messages on there, and the communication worker
+/// may sleep while every worker computes (docs/design/0014-mpi.md).
+template <class B>
+struct stepping_body {
+  B body;
+  context* ctx;
+  void operator()(locus::dataflow::edt_args& in) {
+    if constexpr (std::is_invocable_v<B&, locus::dataflow::edt_args&>)
+      body(in);
+    else
+      body();
+    worker_step(*ctx);  // not reached if the body threw: the graph fails anyway
+  }
+};
+/// A body that returns void (a coroutine body, returning locus::task<void>, ends later than
+/// its call: it is not wrapped).
+template <class B>
+constexpr bool plain_body =
+    std::is_void_v<typename std::conditional_t<std::is_invocable_v<B&, locus::dataflow::edt_args&>,
+                                               std::invoke_result<B&, locus::dataflow::edt_args&>,
+                                               std::invoke_result<B&>>::type>;
 
 }  // namespace detail
 
@@ -188,7 +214,8 @@ class dist_graph {
     auto ev = std::make_shared<locus::dataflow::event<T>>();
     const int own = owner(key);
     if (own == m_ctx->rank()) {
-      // A task of the local graph hands the value to the communication worker once it fired.
+      // A task of the local graph hands the value to the communication worker once it fired
+      // (with worker_progress, its worker starts the sends itself when nobody else progresses).
       detail::dist_state* s = m_s;
       auto t_export = m_g.task(1, [s, key, t](locus::dataflow::edt_args& in) {
         detail::export_value v;
@@ -218,10 +245,15 @@ class dist_graph {
     return *ev;
   }
 
-  /// A task of the local graph (dataflow::graph::task).
+  /// A task of the local graph (dataflow::graph::task). A body that returns void is followed,
+  /// on its worker, by one progress step of the rank's messages (options::worker_progress).
   template <class F>
   locus::dataflow::edt task(std::uint32_t slots, F&& body) {
-    return m_g.task(slots, std::forward<F>(body));
+    using B = std::decay_t<F>;
+    if constexpr (detail::plain_body<B>)
+      return m_g.task(slots, detail::stepping_body<B>{std::forward<F>(body), m_ctx});
+    else
+      return m_g.task(slots, std::forward<F>(body));
   }
   [[nodiscard]] locus::dataflow::graph& local() noexcept { return m_g; }
 
