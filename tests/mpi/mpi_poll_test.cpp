@@ -228,6 +228,9 @@ locus::task<long> compute_then_receive(int rank, long& in, int tag) {
 
 TEST(MpiPoll, WhileEveryWorkerComputesTheCommunicationWorkerSleepsUntilOneTurnsIdle) {
   const worker_poll_guard g(0us);  // the pending receive goes to the communication worker
+  // and only it completes it: an idle worker that made the communication worker's progress
+  // step (options::worker_progress) would complete it before any wake-up this test counts.
+  const locus_mpi_test::progress_guard p(false, ctx().opts().busy_sleep);
   std::atomic<bool> stop{false};
   std::thread others(
       [&] { locus_mpi_test::run(occupy(locus_mpi_test::rt().num_workers(), stop)); });

@@ -16,6 +16,7 @@
 namespace df = locus::dataflow;
 namespace mpi = locus::mpi;
 using locus_mpi_test::ctx;
+using locus_mpi_test::progress_guard;
 
 namespace {
 
@@ -27,18 +28,6 @@ locus::runtime one_worker() {
   cfg.pin = false;
   return locus::runtime(cfg);
 }
-
-/// Sets options::worker_progress and busy_sleep for a test, restores them when it ends.
-struct progress_guard {
-  progress_guard(bool on, std::chrono::microseconds busy_sleep) {
-    ctx().set_worker_progress(on, busy_sleep);
-  }
-  ~progress_guard() {
-    ctx().set_worker_progress(ctx().opts().worker_progress, ctx().opts().busy_sleep);
-  }
-  progress_guard(const progress_guard&) = delete;
-  progress_guard& operator=(const progress_guard&) = delete;
-};
 
 void spin_for(std::chrono::microseconds d) {
   const auto end = std::chrono::steady_clock::now() + d;

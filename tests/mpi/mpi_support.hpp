@@ -1,6 +1,7 @@
 // Shared by the mpi module's tests (run under mpirun by ctest): the rank's context and runtime.
 #pragma once
 
+#include <chrono>
 #include <locus/locus.hpp>
 #include <locus/mpi.hpp>
 
@@ -15,5 +16,17 @@ template <class T>
 T run(locus::task<T> t) {
   return ctx().run(rt(), std::move(t));
 }
+
+/// Sets options::worker_progress and busy_sleep for a test, restores them when it ends.
+struct progress_guard {
+  progress_guard(bool on, std::chrono::microseconds busy_sleep) {
+    ctx().set_worker_progress(on, busy_sleep);
+  }
+  ~progress_guard() {
+    ctx().set_worker_progress(ctx().opts().worker_progress, ctx().opts().busy_sleep);
+  }
+  progress_guard(const progress_guard&) = delete;
+  progress_guard& operator=(const progress_guard&) = delete;
+};
 
 }  // namespace locus_mpi_test
