@@ -235,19 +235,28 @@ namespace detail {
 
 template <class T>
 task<T> promise<T>::get_return_object() noexcept {
+  static_assert(alignof(promise<T>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<T>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<T>{h};
 }
 template <class T>
 task<T&> promise<T&>::get_return_object() noexcept {
+  static_assert(alignof(promise<T&>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<T&>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<T&>{h};
 }
 inline task<void> promise<void>::get_return_object() noexcept {
+  static_assert(alignof(promise<void>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<void>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<void>{h};
 }
 

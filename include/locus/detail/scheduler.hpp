@@ -156,7 +156,7 @@ inline void after_join(frame& f) noexcept {
 /// path; a frame spawned in place is released by its caller and never destroyed by it, so its
 /// allocation is never elided.
 [[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f) noexcept {
-  auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.m_handle) - k_block_header);
+  auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.address()) - k_block_header);
   frame_stack& st = t_worker->stack();
   if (!f.m_plain || !st.on_current(h)) [[unlikely]]
     return false;
