@@ -278,7 +278,9 @@ struct spawn_awaiter {
   template <class P>
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
-    return spawn_start<false>(parent.promise(), child.promise(), opts.policy, opts.place);
+    frame& p = parent.promise();
+    p.note_future_spawn(child.promise());
+    return spawn_start<false>(p, child.promise(), opts.policy, opts.place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
@@ -292,7 +294,9 @@ struct plain_spawn_awaiter {
   template <class P>
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
-    return spawn_start<false>(parent.promise(), child.promise(), k_policy_default, k_any_place);
+    frame& p = parent.promise();
+    p.note_future_spawn(child.promise());
+    return spawn_start<false>(p, child.promise(), k_policy_default, k_any_place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };

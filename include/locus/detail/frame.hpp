@@ -211,10 +211,14 @@ struct frame {
   /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
   /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
   std::uint32_t m_stack_base;
-  std::uint32_t m_level;                ///< depth in the spawn/call tree (root 0)
-  std::uint32_t m_spawn_index;          ///< index of this frame among its parent's children
-  std::uint32_t m_parent_epoch;         ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_parent_expected;      ///< parent's m_expected when spawned work-first
+  std::uint32_t m_level;        ///< depth in the spawn/call tree (root 0)
+  std::uint32_t m_spawn_index;  ///< index of this frame among its parent's children
+  /// The parent's m_sync_epoch and m_expected when this frame was spawned: read by its future
+  /// alone (future::ready, future::reset), so stored by the spawns that make one
+  /// (spawn_awaiter, plain_spawn_awaiter: note_future_spawn), not by link(). Unset in a frame
+  /// spawned in place or called.
+  std::uint32_t m_parent_epoch;
+  std::uint32_t m_parent_expected;
   std::atomic<std::int64_t> m_join{0};  ///< see the join protocol above
   exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
   /// The data this task touches (declared, or a share of its parent's); null for none. Owned
@@ -289,8 +293,16 @@ struct frame {
                 offsetof(frame, m_level) - offsetof(frame, m_finish));
     child.m_level = m_level + 1;
     child.m_spawn_index = m_next_spawn++;
-    child.m_parent_epoch = m_sync_epoch;
     child.m_kind = kind;
+  }
+
+  /// A spawn that makes a future (spawn(t)): what the future needs of its parent, stored
+  /// before the child is published. m_expected is not changed by a work-first spawn, so it is
+  /// the value the future compares with later (future::reset); a help-first child's is never
+  /// read (m_work_first is false).
+  void note_future_spawn(frame& child) const noexcept {
+    child.m_parent_epoch = m_sync_epoch;
+    child.m_parent_expected = m_expected;
   }
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or

@@ -67,7 +67,6 @@ std::coroutine_handle<> on_final_slow(frame& f) noexcept;
 LOCUS_ALWAYS_INLINE inline std::uintptr_t start_work_first(worker& w, frame& parent, frame& child,
                                                            bool is_async) noexcept {
   child.m_work_first = true;
-  child.m_parent_expected = parent.m_expected;  // see future::reset
   counters::bump(w.stats().spawns_work_first);
   return continuation_item(&parent, is_async);
 }
@@ -155,9 +154,9 @@ inline void after_join(frame& f) noexcept {
 /// coroutine's allocation (clang's HALO) only where the caller destroys the frame on every
 /// path; a frame spawned in place is released by its caller and never destroyed by it, so its
 /// allocation is never elided.
-[[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f) noexcept {
+[[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f, worker& w) noexcept {
   auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.address()) - k_block_header);
-  frame_stack& st = t_worker->stack();
+  frame_stack& st = w.stack();
   if (!f.m_plain || !st.on_current(h)) [[unlikely]]
     return false;
   st.deallocate_current(h);
@@ -177,7 +176,7 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
     if (f.m_exception.has() || f.m_place != parent->m_place || f.m_stack_base == f.m_level)
         [[unlikely]]
       return complete_call_slow(f);
-    if (!free_plain_here(f)) [[unlikely]]
+    if (!free_plain_here(f, *t_worker)) [[unlikely]]
       return free_and_resume(f, *parent);
     return transfer(parent->handle());
   }
@@ -197,13 +196,16 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
     // the bottom item of this worker's deque, nobody took it: resume it directly (the parent
     // ran on this worker, so it is in this worker's place).
     frame* parent = f.m_parent;
-    deque<std::uintptr_t>& dq = t_worker->tasks();
+    // The worker once: the pop's exchange is a compiler barrier, after which t_worker would
+    // be read again for the free.
+    worker& w = *t_worker;
+    deque<std::uintptr_t>& dq = w.tasks();
     std::uintptr_t item = 0;
     const bool popped = dq.pop(item);
     if (popped && item == continuation_item(parent, false)) [[likely]] {
       // Nobody took the parent, so nobody but this worker can reach this frame: a child spawned
       // in place (no future) frees itself here, with a plain read (frame.hpp, "Orphans").
-      if (f.m_orphan.load(std::memory_order_relaxed) == k_orphaned && !free_plain_here(f))
+      if (f.m_orphan.load(std::memory_order_relaxed) == k_orphaned && !free_plain_here(f, w))
           [[unlikely]]
         return free_and_resume(f, *parent);
       return transfer(parent->handle());

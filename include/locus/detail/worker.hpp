@@ -194,8 +194,22 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 /// time by the same inline code in every translation unit, so a program built with other
 /// flags than the library (-O0 against a release library, ASan against a plain one) agrees
 /// with it by construction; the worker loop always drains `next_resume`.
+/// Whether the stack is below t_stack_floor: one compare of the stack pointer with the
+/// thread-local floor in memory on x86-64 (the flag is the result), else through
+/// stack_address().
+[[nodiscard]] inline bool below_stack_floor() noexcept {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+  bool below;
+  // rsp - floor borrows (CF: "b") exactly when rsp < floor, unsigned.
+  asm volatile("cmp %1, %%rsp" : "=@ccb"(below) : "m"(t_stack_floor));
+  return below;
+#else
+  return stack_address() < t_stack_floor;
+#endif
+}
+
 [[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
-  if (stack_address() < t_stack_floor) [[unlikely]] {
+  if (below_stack_floor()) [[unlikely]] {
     t_worker->next_resume = h;
     return std::noop_coroutine();
   }
