@@ -12,6 +12,7 @@
 // another place takes (cross-place stealing) moves to the thief's place.
 #pragma once
 
+#include <cassert>
 #include <coroutine>
 #include <cstdint>
 
@@ -163,18 +164,28 @@ inline void after_join(frame& f) noexcept {
   return true;
 }
 
+/// A called frame runs in its caller's place unless it was picked up since the call (a steal of
+/// its continuation by a worker of another place, which moves it there: worker.cpp, execute),
+/// and whatever picks a frame up makes it head its on-stack chain (start_chain), which nothing
+/// undoes (m_stack_base is written only by link() and start_chain()). So a call's completion
+/// tests the chain alone on its fast path; the place only when the chain test fails.
+[[nodiscard]] inline bool moved_implies_headed(const frame& f, const frame& parent) noexcept {
+  return f.m_place == parent.m_place || f.m_stack_base == f.m_level;
+}
+
 /// Completion of a frame whose children are all done, on the worker that ran it. Returns what
 /// to run next. Never recurses: a completion that joins a parent which itself completes goes
 /// round join_parent's loop.
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
   if (f.m_kind == frame_kind::called_in_place) [[likely]] {
     // A call whose result is already in the caller's awaiter: the frame frees itself, then
-    // the caller continues. Out of line when there is an exception to hand over, when this
-    // frame moved to another place (a cross-place steal of its continuation: the caller is
-    // sent home) or headed its on-stack chain (the caller heads it now).
+    // the caller continues. Out of line when there is an exception to hand over, or when this
+    // frame headed its on-stack chain (it was picked up since the call: the caller heads the
+    // chain now), which includes every move to another place (a cross-place steal of its
+    // continuation: the caller is sent home; see moved_implies_headed).
     frame* parent = f.m_parent;
-    if (f.m_exception.has() || f.m_place != parent->m_place || f.m_stack_base == f.m_level)
-        [[unlikely]]
+    assert(moved_implies_headed(f, *parent));
+    if (f.m_exception.has() || f.m_stack_base == f.m_level) [[unlikely]]
       return complete_call_slow(f);
     if (!free_plain_here(f, *t_worker)) [[unlikely]]
       return free_and_resume(f, *parent);
@@ -182,13 +193,14 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
   }
   if (f.m_kind == frame_kind::called) {
     frame* parent = f.m_parent;
-    // The caller continues here unless this frame moved to another place (a cross-place steal
-    // of its continuation); then the caller is sent home.
-    if (f.m_place != parent->m_place) [[unlikely]]
-      return complete_slow(f);
-    // A frame that headed its on-stack chain returns to a caller that now heads it.
-    if (f.m_stack_base == f.m_level) [[unlikely]]
+    assert(moved_implies_headed(f, *parent));
+    // A frame that headed its on-stack chain returns to a caller that now heads it, unless it
+    // moved to another place (a cross-place steal of its continuation): then the caller is
+    // sent home. Only a frame that heads its chain can have moved (moved_implies_headed).
+    if (f.m_stack_base == f.m_level) [[unlikely]] {
+      if (f.m_place != parent->m_place) return complete_slow(f);
       parent->start_chain();
+    }
     return transfer(parent->handle());
   }
   if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
