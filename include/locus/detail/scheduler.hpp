@@ -15,6 +15,7 @@
 #include <cassert>
 #include <coroutine>
 #include <cstdint>
+#include <cstring>
 
 #include "locus/detail/frame.hpp"
 #include "locus/detail/worker.hpp"
@@ -164,6 +165,17 @@ inline void after_join(frame& f) noexcept {
   return true;
 }
 
+/// f.m_kind == spawned && f.m_work_first, as one compare of the two adjacent bytes (frame.hpp
+/// asserts they are adjacent, and m_work_first is a bool: 0 or 1).
+[[nodiscard]] inline bool spawned_work_first(const frame& f) noexcept {
+  constexpr unsigned char want[2] = {static_cast<unsigned char>(frame_kind::spawned), 1};
+  std::uint16_t have = 0;
+  std::uint16_t expected = 0;
+  std::memcpy(&have, &f.m_kind, 2);
+  std::memcpy(&expected, want, 2);
+  return have == expected;
+}
+
 /// A called frame runs in its caller's place unless it was picked up since the call (a steal of
 /// its continuation by a worker of another place, which moves it there: worker.cpp, execute),
 /// and whatever picks a frame up makes it head its on-stack chain (start_chain), which nothing
@@ -191,19 +203,7 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
       return free_and_resume(f, *parent);
     return transfer(parent->handle());
   }
-  if (f.m_kind == frame_kind::called) {
-    frame* parent = f.m_parent;
-    assert(moved_implies_headed(f, *parent));
-    // A frame that headed its on-stack chain returns to a caller that now heads it, unless it
-    // moved to another place (a cross-place steal of its continuation): then the caller is
-    // sent home. Only a frame that heads its chain can have moved (moved_implies_headed).
-    if (f.m_stack_base == f.m_level) [[unlikely]] {
-      if (f.m_place != parent->m_place) return complete_slow(f);
-      parent->start_chain();
-    }
-    return transfer(parent->handle());
-  }
-  if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
+  if (spawned_work_first(f) && !f.m_exception.has()) [[likely]] {
     // Work-first: our parent's continuation was pushed just before we started. If it is still
     // the bottom item of this worker's deque, nobody took it: resume it directly (the parent
     // ran on this worker, so it is in this worker's place).
@@ -224,12 +224,25 @@ LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
     }
     return complete_taken(f, popped, item);
   }
+  if (f.m_kind == frame_kind::called) {
+    frame* parent = f.m_parent;
+    assert(moved_implies_headed(f, *parent));
+    // A frame that headed its on-stack chain returns to a caller that now heads it, unless it
+    // moved to another place (a cross-place steal of its continuation): then the caller is
+    // sent home. Only a frame that heads its chain can have moved (moved_implies_headed).
+    if (f.m_stack_base == f.m_level) [[unlikely]] {
+      if (f.m_place != parent->m_place) return complete_slow(f);
+      parent->start_chain();
+    }
+    return transfer(parent->handle());
+  }
   return complete_slow(f);
 }
 
 /// The final suspend point of every locus coroutine.
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> on_final(frame& f) noexcept {
-  if (f.m_data != nullptr || f.m_expected != 0) [[unlikely]]
+  // Both tests as one (an or of the two words: one branch instead of two).
+  if ((reinterpret_cast<std::uintptr_t>(f.m_data) | f.m_expected) != 0) [[unlikely]]
     return on_final_slow(f);
   return complete(f);
 }

@@ -68,9 +68,10 @@ class worker {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
     // The default policy first: one compare on the path most spawns take.
     if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) [[likely]] {
-      if (m_until_eval == 1) [[unlikely]]
+      // One decrement in memory and its flag: the spawn that brings the count to zero ends
+      // the interval (reevaluate() restarts it at INT).
+      if (--m_until_eval == 0) [[unlikely]]
         return spawn_choice::reevaluate;
-      --m_until_eval;
       return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
     }
     if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return spawn_choice::work_first;
