@@ -308,6 +308,28 @@ struct no_options {};
 /// spawn(discard, t): the awaiter holds no out pointer (an empty member).
 struct no_out {};
 
+/// What co_await makes of spawn(&out, t) / spawn(discard, t) without options
+/// (in_place_spawn_awaiter::locus_operation, through promise_base::await_transform): the same
+/// spawn, holding the child as a raw handle. Nothing between await_transform and
+/// await_suspend can throw (await_ready is a constant), and await_suspend starts the child,
+/// which owns itself from then on: the operation needs no destructor.
+template <class T, class Out>
+struct in_place_spawn_op {
+  [[no_unique_address]] Out out;
+  std::coroutine_handle<promise<T>> child;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<P> parent) noexcept {
+    promise<T>& c = child.promise();
+    if constexpr (!std::is_same_v<Out, no_out>) c.m_out = out;
+    // Relaxed: published with the child (the push's release, or this thread running it).
+    c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
+    return spawn_start<false>(parent.promise(), c, k_policy_default, k_any_place);
+  }
+  void await_resume() const noexcept {}
+};
+
 /// co_await spawn(&out, t) / spawn(discard, t), with or without options (Opts: spawn_options or
 /// no_options). No future: the child assigns its result to *out (discard, Out = no_out: a
 /// value stays in the child's frame, unread) and frees its own frame when it completes (it
@@ -348,6 +370,11 @@ struct in_place_spawn_awaiter {
     }
   }
   void await_resume() const noexcept {}
+  /// Without options: the operation co_await runs (in_place_spawn_op), the child moved into it.
+  [[nodiscard]] in_place_spawn_op<T, Out> locus_operation() && noexcept requires
+      std::is_same_v<Opts, no_options> {
+    return {out, child.release()};
+  }
 };
 
 struct async_awaiter {
