@@ -242,8 +242,9 @@ struct frame {
   frame_kind m_kind;
   bool m_work_first;  ///< spawned work-first: the parent sits on our deque
 
-  /// The bytes the constructor clears: [m_join, m_kind), m_plain and m_kind included (m_plain
-  /// is set after, by the promise; m_kind by whoever starts the frame).
+  /// The bytes the constructor clears: [m_join, m_work_first), m_plain and m_kind included
+  /// (m_plain is set after it, by the promise's constructor; m_kind by whoever starts the
+  /// frame).
   static constexpr std::size_t k_zeroed_bytes = 48;
 
   /// Where a coroutine's promise (this header is its base) lies in its frame: after the

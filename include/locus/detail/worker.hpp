@@ -182,19 +182,6 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 #endif
 }
 
-/// What an await_suspend returns to continue with `h` on this worker.
-///
-/// Symmetric transfer (returning `h`) is a tail call only when the compiler makes it one: gcc
-/// below -O2, -Og, and sanitizer builds (a hook after every call) make it a real call, so a
-/// long chain of transfers (a whole fib(30)) would nest on the worker's C stack and overflow
-/// it. So every transfer checks the stack: while it is within k_transfer_stack_budget of
-/// where the worker loop resumed the first coroutine, it transfers directly; deeper, it hands
-/// `h` to the worker loop (`next_resume`) and returns the no-op coroutine, which unwinds the
-/// nested resumes back to the loop, which resumes `h`. In an optimised build the stack never
-/// grows, the check never fires, and it costs a load and a compare. The choice is made at run
-/// time by the same inline code in every translation unit, so a program built with other
-/// flags than the library (-O0 against a release library, ASan against a plain one) agrees
-/// with it by construction; the worker loop always drains `next_resume`.
 /// Whether the stack is below t_stack_floor: one compare of the stack pointer with the
 /// thread-local floor in memory on x86-64 (the flag is the result), else through
 /// stack_address().
@@ -209,6 +196,19 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 #endif
 }
 
+/// What an await_suspend returns to continue with `h` on this worker.
+///
+/// Symmetric transfer (returning `h`) is a tail call only when the compiler makes it one: gcc
+/// below -O2, -Og, and sanitizer builds (a hook after every call) make it a real call, so a
+/// long chain of transfers (a whole fib(30)) would nest on the worker's C stack and overflow
+/// it. So every transfer checks the stack: while it is within k_transfer_stack_budget of
+/// where the worker loop resumed the first coroutine, it transfers directly; deeper, it hands
+/// `h` to the worker loop (`next_resume`) and returns the no-op coroutine, which unwinds the
+/// nested resumes back to the loop, which resumes `h`. In an optimised build the stack never
+/// grows, the check never fires, and it costs a load and a compare. The choice is made at run
+/// time by the same inline code in every translation unit, so a program built with other
+/// flags than the library (-O0 against a release library, ASan against a plain one) agrees
+/// with it by construction; the worker loop always drains `next_resume`.
 [[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
   if (below_stack_floor()) [[unlikely]] {
     t_worker->next_resume = h;
