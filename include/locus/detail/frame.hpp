@@ -295,6 +295,11 @@ struct frame {
     child.m_level = m_level + 1;
     child.m_spawn_index = m_next_spawn++;
     child.m_kind = kind;
+    // A call that keeps its result and a finish body: no spawn sets m_work_first, which
+    // complete() reads with m_kind (spawned_work_first). Spawns set it (start_work_first,
+    // start_help_first, spawn_remote); a call in place never reaches that test. Folded away
+    // where `kind` is a constant.
+    if (kind == frame_kind::called || kind == frame_kind::finish_body) child.m_work_first = false;
   }
 
   /// A spawn that makes a future (spawn(t)): what the future needs of its parent, stored

@@ -166,7 +166,9 @@ inline void after_join(frame& f) noexcept {
 }
 
 /// f.m_kind == spawned && f.m_work_first, as one compare of the two adjacent bytes (frame.hpp
-/// asserts they are adjacent, and m_work_first is a bool: 0 or 1).
+/// asserts they are adjacent, and m_work_first is a bool: 0 or 1). Every kind that reaches it
+/// has m_work_first set: spawns and asyncs by their start, roots by make_root, calls that keep
+/// their result and finish bodies by link() (a call in place returns before this test).
 [[nodiscard]] inline bool spawned_work_first(const frame& f) noexcept {
   constexpr unsigned char want[2] = {static_cast<unsigned char>(frame_kind::spawned), 1};
   std::uint16_t have = 0;
