@@ -171,7 +171,7 @@ namespace {
 /// other through it.
 void free_self(frame& f) noexcept {
   if (f.m_plain) {
-    frame_deallocate(f.m_handle);
+    frame_deallocate(f.address());
   } else {
     f.handle().destroy();
   }

@@ -235,19 +235,28 @@ namespace detail {
 
 template <class T>
 task<T> promise<T>::get_return_object() noexcept {
+  static_assert(alignof(promise<T>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<T>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<T>{h};
 }
 template <class T>
 task<T&> promise<T&>::get_return_object() noexcept {
+  static_assert(alignof(promise<T&>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<T&>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<T&>{h};
 }
 inline task<void> promise<void>::get_return_object() noexcept {
+  static_assert(alignof(promise<void>) <= k_promise_offset,
+                "locus::task<T>: a T aligned to more than 16 bytes is not supported (frame.hpp, "
+                "k_promise_offset)");
   auto h = std::coroutine_handle<promise<void>>::from_promise(*this);
-  m_handle = h.address();
+  assert(h.address() == address() && "frame::k_promise_offset matches this compiler's frames");
   return task<void>{h};
 }
 
@@ -269,7 +278,9 @@ struct spawn_awaiter {
   template <class P>
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
-    return spawn_start<false>(parent.promise(), child.promise(), opts.policy, opts.place);
+    frame& p = parent.promise();
+    p.note_future_spawn(child.promise());
+    return spawn_start<false>(p, child.promise(), opts.policy, opts.place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
@@ -283,7 +294,9 @@ struct plain_spawn_awaiter {
   template <class P>
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
-    return spawn_start<false>(parent.promise(), child.promise(), k_policy_default, k_any_place);
+    frame& p = parent.promise();
+    p.note_future_spawn(child.promise());
+    return spawn_start<false>(p, child.promise(), k_policy_default, k_any_place);
   }
   future<T> await_resume() noexcept { return future<T>{child.release()}; }
 };
@@ -294,6 +307,28 @@ struct no_options {};
 
 /// spawn(discard, t): the awaiter holds no out pointer (an empty member).
 struct no_out {};
+
+/// What co_await makes of spawn(&out, t) / spawn(discard, t) without options
+/// (in_place_spawn_awaiter::locus_operation, through promise_base::await_transform): the same
+/// spawn, holding the child as a raw handle. Nothing between await_transform and
+/// await_suspend can throw (await_ready is a constant), and await_suspend starts the child,
+/// which owns itself from then on: the operation needs no destructor.
+template <class T, class Out>
+struct in_place_spawn_op {
+  [[no_unique_address]] Out out;
+  std::coroutine_handle<promise<T>> child;
+  [[nodiscard]] bool await_ready() const noexcept { return false; }
+  template <class P>
+  LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<P> parent) noexcept {
+    promise<T>& c = child.promise();
+    if constexpr (!std::is_same_v<Out, no_out>) c.m_out = out;
+    // Relaxed: published with the child (the push's release, or this thread running it).
+    c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
+    return spawn_start<false>(parent.promise(), c, k_policy_default, k_any_place);
+  }
+  void await_resume() const noexcept {}
+};
 
 /// co_await spawn(&out, t) / spawn(discard, t), with or without options (Opts: spawn_options or
 /// no_options). No future: the child assigns its result to *out (discard, Out = no_out: a
@@ -335,6 +370,11 @@ struct in_place_spawn_awaiter {
     }
   }
   void await_resume() const noexcept {}
+  /// Without options: the operation co_await runs (in_place_spawn_op), the child moved into it.
+  [[nodiscard]] in_place_spawn_op<T, Out> locus_operation() && noexcept requires
+      std::is_same_v<Opts, no_options> {
+    return {out, child.release()};
+  }
 };
 
 struct async_awaiter {

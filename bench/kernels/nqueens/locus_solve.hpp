@@ -15,9 +15,11 @@
 namespace nqueens_kernel {
 
 /// Internal linkage (`static`), as the traversal had in locus.cpp's unnamed namespace: gcc 12
-/// then generates the code it generated before (824.35 instructions per task at nqueens 10 either
-/// way), so the figures stay comparable with earlier runs. With `inline` (external linkage) it
-/// is 17.8 fewer per task; why is not yet known (docs/benchmarks.md, 2026-11-26c: hot path).
+/// then generates the code it generated before, so the figures stay comparable with earlier
+/// runs. Declared `inline` (with or without `static`) it is 10-18 instructions per task cheaper:
+/// gcc 12 inlines a function declared inline up to max-inline-insns-single, any other only up
+/// to max-inline-insns-auto, and this coroutine's ramp lies between the two, so only then is
+/// the ramp inlined at the spawn (docs/benchmarks.md, 2026-11-26d: hot path).
 static locus::task<std::int64_t> locus_solve(problem p, board b, int row) {
   if (p.below_cutoff(row)) co_return serial_count(p.n, b, row);
   std::array<std::int64_t, k_max_n> counts{};

@@ -189,9 +189,12 @@ inline constexpr std::uint8_t k_completed = 2;
 /// runs, so the coroutine's constructor does not store them only to have adopt() overwrite
 /// them on the spawn path.
 ///
-/// Order (docs/design/0016): the fields a child copies from its parent unchanged (m_finish,
-/// m_schedule, m_place, m_stack_base) are adjacent, so link() copies them in two moves; the
-/// fields the constructor sets to zero are adjacent, so it clears them in a few wide stores.
+/// Order (docs/design/0016, 0020): the fields a child copies from its parent unchanged
+/// (m_finish, m_schedule, m_place, m_stack_base) are adjacent, so link() copies them in two
+/// moves; the fields the constructor stores (all zero but m_plain, a constant of the promise
+/// type) are one block of 48 bytes, [m_join, m_work_first), which gcc stores as three 16-byte
+/// stores and a byte (static_asserts below). The coroutine's address is not a field: handle()
+/// computes it from the header's own (k_promise_offset).
 struct frame {
   frame* m_parent;         ///< spawn/call parent; null for the root
   finish_scope* m_finish;  ///< innermost enclosing finish scope
@@ -208,11 +211,14 @@ struct frame {
   /// last picked up (a steal, a mailbox, a join) heads a chain that work-first children and
   /// calls extend. Always <= m_level, so m_level - m_stack_base never wraps.
   std::uint32_t m_stack_base;
-  std::uint32_t m_level;                ///< depth in the spawn/call tree (root 0)
-  std::uint32_t m_spawn_index;          ///< index of this frame among its parent's children
-  std::uint32_t m_parent_epoch;         ///< parent's m_sync_epoch when this frame was spawned
-  std::uint32_t m_parent_expected;      ///< parent's m_expected when spawned work-first
-  void* m_handle = nullptr;             ///< this coroutine's address (get_return_object)
+  std::uint32_t m_level;        ///< depth in the spawn/call tree (root 0)
+  std::uint32_t m_spawn_index;  ///< index of this frame among its parent's children
+  /// The parent's m_sync_epoch and m_expected when this frame was spawned: read by its future
+  /// alone (future::ready, future::reset), so stored by the spawns that make one
+  /// (spawn_awaiter, plain_spawn_awaiter: note_future_spawn), not by link(). Unset in a frame
+  /// spawned in place or called.
+  std::uint32_t m_parent_epoch;
+  std::uint32_t m_parent_expected;
   std::atomic<std::int64_t> m_join{0};  ///< see the join protocol above
   exception_slot m_exception;           ///< own or a child's exception, rethrown at sync
   /// The data this task touches (declared, or a share of its parent's); null for none. Owned
@@ -236,11 +242,32 @@ struct frame {
   frame_kind m_kind;
   bool m_work_first;  ///< spawned work-first: the parent sits on our deque
 
+  /// The bytes the constructor clears: [m_join, m_work_first), m_plain and m_kind included
+  /// (m_plain is set after it, by the promise's constructor; m_kind by whoever starts the
+  /// frame).
+  static constexpr std::size_t k_zeroed_bytes = 48;
+
+  /// Where a coroutine's promise (this header is its base) lies in its frame: after the
+  /// resume and destroy pointers, with gcc and clang, for a promise aligned to at most 16
+  /// (promise<T> asserts both its alignment and, in debug builds, this offset, in
+  /// get_return_object). Only a frame that is a locus coroutine's promise has a handle.
+  static constexpr std::size_t k_promise_offset = 2 * sizeof(void*);
+
+  /// This coroutine's address (what from_promise gives): the frame's own, less the offset.
+  [[nodiscard]] void* address() const noexcept {
+    return const_cast<char*>(reinterpret_cast<const char*>(this)) - k_promise_offset;
+  }
   [[nodiscard]] std::coroutine_handle<> handle() const noexcept {
-    return std::coroutine_handle<>::from_address(m_handle);
+    return std::coroutine_handle<>::from_address(address());
   }
 
-  frame() noexcept = default;
+  /// The member initialisers above say what each field starts as; this stores them again, as
+  /// one block of zeros, which gcc 12 emits as three 16-byte stores (and drops the initialisers'
+  /// own stores, which it does not merge: seven stores of 1 to 16 bytes, 4 instructions per
+  /// fib frame more: docs/design/0020). The block holds plain scalars and lock-free atomics of
+  /// integers and pointers (static_asserts below), whose object representation for zero and
+  /// null is all zero bits, and nobody else can see the frame while it is constructed.
+  frame() noexcept { std::memset(static_cast<void*>(&m_join), 0, k_zeroed_bytes); }
   frame(const frame&) = delete;
   frame& operator=(const frame&) = delete;
   ~frame() {
@@ -267,8 +294,21 @@ struct frame {
                 offsetof(frame, m_level) - offsetof(frame, m_finish));
     child.m_level = m_level + 1;
     child.m_spawn_index = m_next_spawn++;
-    child.m_parent_epoch = m_sync_epoch;
     child.m_kind = kind;
+    // A call that keeps its result and a finish body: no spawn sets m_work_first, which
+    // complete() reads with m_kind (spawned_work_first). Spawns set it (start_work_first,
+    // start_help_first, spawn_remote); a call in place never reaches that test. Folded away
+    // where `kind` is a constant.
+    if (kind == frame_kind::called || kind == frame_kind::finish_body) child.m_work_first = false;
+  }
+
+  /// A spawn that makes a future (spawn(t)): what the future needs of its parent, stored
+  /// before the child is published. m_expected is not changed by a work-first spawn, so it is
+  /// the value the future compares with later (future::reset); a help-first child's is never
+  /// read (m_work_first is false).
+  void note_future_spawn(frame& child) const noexcept {
+    child.m_parent_epoch = m_sync_epoch;
+    child.m_parent_expected = m_expected;
   }
 
   /// This frame heads a new on-stack chain: a worker picked it up from a deque, a mailbox or
@@ -302,6 +342,15 @@ static_assert(offsetof(frame, m_schedule) == offsetof(frame, m_finish) + sizeof(
 static_assert(offsetof(frame, m_place) == offsetof(frame, m_schedule) + sizeof(std::uint64_t));
 static_assert(offsetof(frame, m_stack_base) == offsetof(frame, m_place) + sizeof(std::uint32_t));
 static_assert(offsetof(frame, m_level) == offsetof(frame, m_stack_base) + sizeof(std::uint32_t));
+// The constructor's block: [m_join, m_work_first) is k_zeroed_bytes contiguous bytes, m_join
+// first and m_kind last, and every atomic in it is lock-free with a zero that is all zero bits.
+static_assert(offsetof(frame, m_join) == offsetof(frame, m_parent_expected) + 4);
+static_assert(offsetof(frame, m_work_first) - offsetof(frame, m_join) == frame::k_zeroed_bytes);
+static_assert(offsetof(frame, m_kind) + 1 == offsetof(frame, m_work_first));
+static_assert(std::atomic<std::int64_t>::is_always_lock_free &&
+              std::atomic<std::exception_ptr*>::is_always_lock_free &&
+              std::atomic<std::uint8_t>::is_always_lock_free);
+static_assert(sizeof(exception_slot) == sizeof(std::exception_ptr*));
 
 /// Work that runs without a coroutine frame: a plain function over a small header embedded in
 /// the caller's own object (a data-driven task's node, src/dataflow/graph.cpp). The worker loop

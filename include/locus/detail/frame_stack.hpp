@@ -156,22 +156,29 @@ class frame_stack {
   frame_stack& operator=(const frame_stack&) = delete;
 
   /// Allocate `n` bytes aligned to 16. Owner thread only.
+  ///
+  /// One compare on the fast path: against the stacklet's high-water mark, which is never
+  /// above its end (every store of hwm is of a top or a base of that stacklet). A block that
+  /// ends at or below hwm fits and leaves the peak as it was; only a block that raises the
+  /// mark tests the end as well (rare once a computation has reached its depth: fib's
+  /// allocations then all end below it). The addresses are compared as integers: p + total
+  /// may lie past the stacklet.
   [[nodiscard]] void* allocate(std::size_t n) {
     const std::size_t total = ((n + 15) & ~std::size_t{15}) + k_block_header;
     stacklet* s = m_current.load(std::memory_order_relaxed);
     char* p = s->top.load(std::memory_order_relaxed);
-    if (static_cast<std::size_t>(s->end - p) >= total) [[likely]] {
-      char* const top = p + total;
-      s->top.store(top, std::memory_order_relaxed);
-      ++s->local_live;
-      // Relaxed: the owner is the only writer but for reset_peak() (see "Peak bytes").
-      if (top > s->hwm.load(std::memory_order_relaxed))
-        s->hwm.store(top, std::memory_order_relaxed);
-      asan_unpoison(p, total);
-      *reinterpret_cast<block_header*>(p) = {total, 0};
-      return p + k_block_header;
+    const std::uintptr_t top = reinterpret_cast<std::uintptr_t>(p) + total;
+    // Relaxed: the owner is the only writer of hwm but for reset_peak() (see "Peak bytes").
+    if (top > reinterpret_cast<std::uintptr_t>(s->hwm.load(std::memory_order_relaxed)))
+        [[unlikely]] {
+      if (top > reinterpret_cast<std::uintptr_t>(s->end)) return allocate_slow(total);
+      s->hwm.store(p + total, std::memory_order_relaxed);
     }
-    return allocate_slow(total);
+    s->top.store(p + total, std::memory_order_relaxed);
+    ++s->local_live;
+    asan_unpoison(p, total);
+    *reinterpret_cast<block_header*>(p) = {total, 0};
+    return p + k_block_header;
   }
 
   /// Free a block made by `allocate` on this stack. Owner thread only; other frees go through

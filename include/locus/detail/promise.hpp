@@ -55,6 +55,13 @@ struct promise_base : frame {
   sync_awaiter await_transform(sync_request r) noexcept;
   /// co_await finish(body): an awaiter that holds the scope and knows this frame.
   finish_awaiter await_transform(finish_request&& r) noexcept;
+  /// An awaitable that offers a locus_operation() (spawn(&out, ...) without options): the
+  /// operation, a prvalue that becomes the awaiter itself. gcc 12 copies or moves an awaiter that
+  /// await_transform returns by reference into a slot of its own (a task moved, two destructor
+  /// tests where one would do: docs/design/0020), which a prvalue avoids.
+  template <class A>
+  requires requires(A&& a) { static_cast<A&&>(a).locus_operation(); }
+  auto await_transform(A&& a) noexcept { return static_cast<A&&>(a).locus_operation(); }
   /// Any other awaitable (spawn, a call, async, finish, a user's own), unchanged.
   template <class A>
   A&& await_transform(A&& a) noexcept {

@@ -12,8 +12,10 @@
 // another place takes (cross-place stealing) moves to the thief's place.
 #pragma once
 
+#include <cassert>
 #include <coroutine>
 #include <cstdint>
+#include <cstring>
 
 #include "locus/detail/frame.hpp"
 #include "locus/detail/worker.hpp"
@@ -67,7 +69,6 @@ std::coroutine_handle<> on_final_slow(frame& f) noexcept;
 LOCUS_ALWAYS_INLINE inline std::uintptr_t start_work_first(worker& w, frame& parent, frame& child,
                                                            bool is_async) noexcept {
   child.m_work_first = true;
-  child.m_parent_expected = parent.m_expected;  // see future::reset
   counters::bump(w.stats().spawns_work_first);
   return continuation_item(&parent, is_async);
 }
@@ -155,13 +156,35 @@ inline void after_join(frame& f) noexcept {
 /// coroutine's allocation (clang's HALO) only where the caller destroys the frame on every
 /// path; a frame spawned in place is released by its caller and never destroyed by it, so its
 /// allocation is never elided.
-[[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f) noexcept {
-  auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.m_handle) - k_block_header);
-  frame_stack& st = t_worker->stack();
+[[nodiscard]] LOCUS_ALWAYS_INLINE inline bool free_plain_here(frame& f, worker& w) noexcept {
+  auto* h = reinterpret_cast<block_header*>(static_cast<char*>(f.address()) - k_block_header);
+  frame_stack& st = w.stack();
   if (!f.m_plain || !st.on_current(h)) [[unlikely]]
     return false;
   st.deallocate_current(h);
   return true;
+}
+
+/// f.m_kind == spawned && f.m_work_first, as one compare of the two adjacent bytes (frame.hpp
+/// asserts they are adjacent, and m_work_first is a bool: 0 or 1). Every kind that reaches it
+/// has m_work_first set: spawns and asyncs by their start, roots by make_root, calls that keep
+/// their result and finish bodies by link() (a call in place returns before this test).
+[[nodiscard]] inline bool spawned_work_first(const frame& f) noexcept {
+  constexpr unsigned char want[2] = {static_cast<unsigned char>(frame_kind::spawned), 1};
+  std::uint16_t have = 0;
+  std::uint16_t expected = 0;
+  std::memcpy(&have, &f.m_kind, 2);
+  std::memcpy(&expected, want, 2);
+  return have == expected;
+}
+
+/// A called frame runs in its caller's place unless it was picked up since the call (a steal of
+/// its continuation by a worker of another place, which moves it there: worker.cpp, execute),
+/// and whatever picks a frame up makes it head its on-stack chain (start_chain), which nothing
+/// undoes (m_stack_base is written only by link() and start_chain()). So a call's completion
+/// tests the chain alone on its fast path; the place only when the chain test fails.
+[[nodiscard]] inline bool moved_implies_headed(const frame& f, const frame& parent) noexcept {
+  return f.m_place == parent.m_place || f.m_stack_base == f.m_level;
 }
 
 /// Completion of a frame whose children are all done, on the worker that ran it. Returns what
@@ -170,52 +193,58 @@ inline void after_join(frame& f) noexcept {
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> complete(frame& f) noexcept {
   if (f.m_kind == frame_kind::called_in_place) [[likely]] {
     // A call whose result is already in the caller's awaiter: the frame frees itself, then
-    // the caller continues. Out of line when there is an exception to hand over, when this
-    // frame moved to another place (a cross-place steal of its continuation: the caller is
-    // sent home) or headed its on-stack chain (the caller heads it now).
+    // the caller continues. Out of line when there is an exception to hand over, or when this
+    // frame headed its on-stack chain (it was picked up since the call: the caller heads the
+    // chain now), which includes every move to another place (a cross-place steal of its
+    // continuation: the caller is sent home; see moved_implies_headed).
     frame* parent = f.m_parent;
-    if (f.m_exception.has() || f.m_place != parent->m_place || f.m_stack_base == f.m_level)
-        [[unlikely]]
+    assert(moved_implies_headed(f, *parent));
+    if (f.m_exception.has() || f.m_stack_base == f.m_level) [[unlikely]]
       return complete_call_slow(f);
-    if (!free_plain_here(f)) [[unlikely]]
+    if (!free_plain_here(f, *t_worker)) [[unlikely]]
       return free_and_resume(f, *parent);
     return transfer(parent->handle());
   }
-  if (f.m_kind == frame_kind::called) {
-    frame* parent = f.m_parent;
-    // The caller continues here unless this frame moved to another place (a cross-place steal
-    // of its continuation); then the caller is sent home.
-    if (f.m_place != parent->m_place) [[unlikely]]
-      return complete_slow(f);
-    // A frame that headed its on-stack chain returns to a caller that now heads it.
-    if (f.m_stack_base == f.m_level) [[unlikely]]
-      parent->start_chain();
-    return transfer(parent->handle());
-  }
-  if (f.m_kind == frame_kind::spawned && f.m_work_first && !f.m_exception.has()) [[likely]] {
+  if (spawned_work_first(f) && !f.m_exception.has()) [[likely]] {
     // Work-first: our parent's continuation was pushed just before we started. If it is still
     // the bottom item of this worker's deque, nobody took it: resume it directly (the parent
     // ran on this worker, so it is in this worker's place).
     frame* parent = f.m_parent;
-    deque<std::uintptr_t>& dq = t_worker->tasks();
+    // The worker once: the pop's exchange is a compiler barrier, after which t_worker would
+    // be read again for the free.
+    worker& w = *t_worker;
+    deque<std::uintptr_t>& dq = w.tasks();
     std::uintptr_t item = 0;
     const bool popped = dq.pop(item);
     if (popped && item == continuation_item(parent, false)) [[likely]] {
       // Nobody took the parent, so nobody but this worker can reach this frame: a child spawned
       // in place (no future) frees itself here, with a plain read (frame.hpp, "Orphans").
-      if (f.m_orphan.load(std::memory_order_relaxed) == k_orphaned && !free_plain_here(f))
+      if (f.m_orphan.load(std::memory_order_relaxed) == k_orphaned && !free_plain_here(f, w))
           [[unlikely]]
         return free_and_resume(f, *parent);
       return transfer(parent->handle());
     }
     return complete_taken(f, popped, item);
   }
+  if (f.m_kind == frame_kind::called) {
+    frame* parent = f.m_parent;
+    assert(moved_implies_headed(f, *parent));
+    // A frame that headed its on-stack chain returns to a caller that now heads it, unless it
+    // moved to another place (a cross-place steal of its continuation): then the caller is
+    // sent home. Only a frame that heads its chain can have moved (moved_implies_headed).
+    if (f.m_stack_base == f.m_level) [[unlikely]] {
+      if (f.m_place != parent->m_place) return complete_slow(f);
+      parent->start_chain();
+    }
+    return transfer(parent->handle());
+  }
   return complete_slow(f);
 }
 
 /// The final suspend point of every locus coroutine.
 LOCUS_ALWAYS_INLINE inline std::coroutine_handle<> on_final(frame& f) noexcept {
-  if (f.m_data != nullptr || f.m_expected != 0) [[unlikely]]
+  // Both tests as one (an or of the two words: one branch instead of two).
+  if ((reinterpret_cast<std::uintptr_t>(f.m_data) | f.m_expected) != 0) [[unlikely]]
     return on_final_slow(f);
   return complete(f);
 }

@@ -68,9 +68,10 @@ class worker {
     const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
     // The default policy first: one compare on the path most spawns take.
     if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) [[likely]] {
-      if (m_until_eval == 1) [[unlikely]]
+      // One decrement in memory and its flag: the spawn that brings the count to zero ends
+      // the interval (reevaluate() restarts it at INT).
+      if (--m_until_eval == 0) [[unlikely]]
         return spawn_choice::reevaluate;
-      --m_until_eval;
       return choose_adaptive(parent) ? spawn_choice::work_first : spawn_choice::help_first;
     }
     if (p == static_cast<std::uint8_t>(spawn_policy::work_first)) return spawn_choice::work_first;
@@ -181,6 +182,20 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 #endif
 }
 
+/// Whether the stack is below t_stack_floor: one compare of the stack pointer with the
+/// thread-local floor in memory on x86-64 (the flag is the result), else through
+/// stack_address().
+[[nodiscard]] inline bool below_stack_floor() noexcept {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+  bool below;
+  // rsp - floor borrows (CF: "b") exactly when rsp < floor, unsigned.
+  asm volatile("cmp %1, %%rsp" : "=@ccb"(below) : "m"(t_stack_floor));
+  return below;
+#else
+  return stack_address() < t_stack_floor;
+#endif
+}
+
 /// What an await_suspend returns to continue with `h` on this worker.
 ///
 /// Symmetric transfer (returning `h`) is a tail call only when the compiler makes it one: gcc
@@ -195,7 +210,7 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 /// flags than the library (-O0 against a release library, ASan against a plain one) agrees
 /// with it by construction; the worker loop always drains `next_resume`.
 [[nodiscard]] inline std::coroutine_handle<> transfer(std::coroutine_handle<> h) noexcept {
-  if (stack_address() < t_stack_floor) [[unlikely]] {
+  if (below_stack_floor()) [[unlikely]] {
     t_worker->next_resume = h;
     return std::noop_coroutine();
   }
