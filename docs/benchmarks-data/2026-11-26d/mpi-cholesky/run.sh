@@ -11,7 +11,7 @@ B0=$1; B1=$2; O=$3; R=${4:-3}; mkdir -p $O
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 uptime > $O/uptime.txt
 for r in $(seq 1 $R); do
-  for v in base locus locus-b500 locus-b10000 locus-nwp mpi-omp scalapack; do
+  for v in ${VARIANTS:-base locus locus-b500 locus-b10000 locus-nwp mpi-omp scalapack}; do
     b=$B1; rt=$v; a=""
     case $v in
       base) b=$B0; rt=locus ;;
