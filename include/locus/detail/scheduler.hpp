@@ -165,17 +165,18 @@ inline void after_join(frame& f) noexcept {
   return true;
 }
 
-/// f.m_kind == spawned && f.m_work_first, as one compare of the two adjacent bytes (frame.hpp
-/// asserts they are adjacent, and m_work_first is a bool: 0 or 1). Every kind that reaches it
-/// has m_work_first set: spawns and asyncs by their start, roots by make_root, calls that keep
-/// their result and finish bodies by link() (a call in place returns before this test).
+/// f.m_kind == spawned && f.m_work_first. Two byte compares, not one 16-bit compare of the two
+/// adjacent bytes: the spawn writes them with two byte stores (link, then start_work_first),
+/// and a fib leaf completes a few dozen instructions later, while both stores may still sit in
+/// the store buffer, where a 16-bit load that spans them cannot take its value from them (it
+/// waits for both to retire: a store-forwarding failure). The 16-bit form saved 1.5
+/// instructions per fib frame; this machine has no cycle counter and its times could not tell
+/// the two apart (docs/benchmarks.md, 2026-11-26d), so the form without the hazard stays.
+/// Every kind that reaches it has m_work_first set: spawns and asyncs by their start, roots by
+/// make_root, calls that keep their result and finish bodies by link() (a call in place returns
+/// before this test).
 [[nodiscard]] inline bool spawned_work_first(const frame& f) noexcept {
-  constexpr unsigned char want[2] = {static_cast<unsigned char>(frame_kind::spawned), 1};
-  std::uint16_t have = 0;
-  std::uint16_t expected = 0;
-  std::memcpy(&have, &f.m_kind, 2);
-  std::memcpy(&expected, want, 2);
-  return have == expected;
+  return f.m_kind == frame_kind::spawned && f.m_work_first;
 }
 
 /// A called frame runs in its caller's place unless it was picked up since the call (a steal of
