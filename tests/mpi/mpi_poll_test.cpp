@@ -15,17 +15,11 @@
 
 namespace mpi = locus::mpi;
 using locus_mpi_test::ctx;
+using locus_mpi_test::one_worker;
 
 namespace {
 
 using namespace std::chrono_literals;
-
-locus::runtime one_worker() {
-  locus::config cfg;
-  cfg.workers = 1;
-  cfg.pin = false;
-  return locus::runtime(cfg);
-}
 
 /// Restores options::worker_poll and worker_poll_per_mib when a test ends.
 struct worker_poll_guard {

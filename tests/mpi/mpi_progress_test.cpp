@@ -16,18 +16,12 @@
 namespace df = locus::dataflow;
 namespace mpi = locus::mpi;
 using locus_mpi_test::ctx;
+using locus_mpi_test::one_worker;
 using locus_mpi_test::progress_guard;
 
 namespace {
 
 using namespace std::chrono_literals;
-
-locus::runtime one_worker() {
-  locus::config cfg;
-  cfg.workers = 1;
-  cfg.pin = false;
-  return locus::runtime(cfg);
-}
 
 void spin_for(std::chrono::microseconds d) {
   const auto end = std::chrono::steady_clock::now() + d;

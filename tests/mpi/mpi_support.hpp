@@ -17,6 +17,14 @@ T run(locus::task<T> t) {
   return ctx().run(rt(), std::move(t));
 }
 
+/// A runtime of its own with one unpinned worker (the tests that count one worker's steps).
+inline locus::runtime one_worker() {
+  locus::config cfg;
+  cfg.workers = 1;
+  cfg.pin = false;
+  return locus::runtime(cfg);
+}
+
 /// Sets options::worker_progress and busy_sleep for a test, restores them when it ends.
 struct progress_guard {
   progress_guard(bool on, std::chrono::microseconds busy_sleep) {
