@@ -261,14 +261,16 @@ using transformed =
 // co_await spawn(&out, ...) without options runs an in_place_spawn_op, a prvalue that owns no
 // task (gcc 12 moves an awaiter that await_transform passes through by reference: a task moved
 // and tested twice). With options the awaiter itself (it may throw in await_ready).
+static_assert(std::is_same_v<transformed<in_place_form>, locus::detail::in_place_spawn_op<long>>);
 static_assert(
-    std::is_same_v<transformed<in_place_form>, locus::detail::in_place_spawn_op<long, long*>>);
-static_assert(
-    std::is_same_v<transformed<in_place_task_form>, locus::detail::in_place_spawn_op<long, long*>>);
-static_assert(std::is_same_v<transformed<discard_form>,
-                             locus::detail::in_place_spawn_op<long, locus::detail::no_out>>);
+    std::is_same_v<transformed<in_place_task_form>, locus::detail::in_place_spawn_op<long>>);
+static_assert(std::is_same_v<transformed<discard_form>, locus::detail::in_place_spawn_op<long>>);
 static_assert(std::is_same_v<transformed<optioned_form>, optioned_form&&>);
-static_assert(std::is_trivially_destructible_v<locus::detail::in_place_spawn_op<long, long*>>);
+static_assert(std::is_trivially_destructible_v<locus::detail::in_place_spawn_op<long>>);
+// The operation is the child's handle alone: `out` goes to the child's promise in
+// locus_operation, so nothing copies {out, child} as one wide load right after the ramp stored
+// `child` (a store-forwarding stall: task.hpp, in_place_spawn_op).
+static_assert(sizeof(locus::detail::in_place_spawn_op<long>) == sizeof(void*));
 
 struct op_seen {
   std::vector<long> a;

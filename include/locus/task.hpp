@@ -310,19 +310,26 @@ struct no_out {};
 
 /// What co_await makes of spawn(&out, t) / spawn(discard, t) without options
 /// (in_place_spawn_awaiter::locus_operation, through promise_base::await_transform): the same
-/// spawn, holding the child as a raw handle. Nothing between await_transform and
-/// await_suspend can throw (await_ready is a constant), and await_suspend starts the child,
-/// which owns itself from then on: the operation needs no destructor.
-template <class T, class Out>
+/// spawn, holding the child as a raw handle, and nothing else: locus_operation has already
+/// stored `out` in the child's promise. Nothing between await_transform and await_suspend can
+/// throw (await_ready is a constant), and await_suspend starts the child, which owns itself
+/// from then on: the operation needs no destructor.
+///
+/// Why the handle alone: when the operation held {out, child}, gcc 12 built it from the
+/// awaiter's {out, child} with one 16-byte load, a few instructions after the child's ramp had
+/// stored `child` with an 8-byte store. A load wider than the store it reads cannot be
+/// forwarded from the store buffer and waits for the store to reach the cache: on the 16-core
+/// device (Sapphire Rapids) a quarter of fib's samples in its coroutine body sat on that load
+/// (docs/design/0020, "A stall no instruction count shows"). Each field is now read on its own,
+/// at the width it was stored.
+template <class T>
 struct in_place_spawn_op {
-  [[no_unique_address]] Out out;
   std::coroutine_handle<promise<T>> child;
   [[nodiscard]] bool await_ready() const noexcept { return false; }
   template <class P>
   LOCUS_ALWAYS_INLINE std::coroutine_handle<> await_suspend(
       std::coroutine_handle<P> parent) noexcept {
     promise<T>& c = child.promise();
-    if constexpr (!std::is_same_v<Out, no_out>) c.m_out = out;
     // Relaxed: published with the child (the push's release, or this thread running it).
     c.m_orphan.store(k_orphaned, std::memory_order_relaxed);
     return spawn_start<false>(parent.promise(), c, k_policy_default, k_any_place);
@@ -371,9 +378,11 @@ struct in_place_spawn_awaiter {
   }
   void await_resume() const noexcept {}
   /// Without options: the operation co_await runs (in_place_spawn_op), the child moved into it.
-  [[nodiscard]] in_place_spawn_op<T, Out> locus_operation() && noexcept requires
+  [[nodiscard]] in_place_spawn_op<T> locus_operation() && noexcept requires
       std::is_same_v<Opts, no_options> {
-    return {out, child.release()};
+    auto h = child.release();
+    if constexpr (!std::is_same_v<Out, no_out>) h.promise().m_out = out;
+    return {h};
   }
 };
 
