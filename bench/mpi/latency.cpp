@@ -15,7 +15,7 @@ namespace locus_mpi_bench {
 
 namespace {
 
-constexpr int k_words = 7;  // one record on the wire
+constexpr int k_words = 8;  // one record on the wire
 
 /// p10 / p50 / p90 / max / mean of `v` in microseconds (n = 0: only n).
 nlohmann::json summary(std::vector<double> v) {
@@ -45,7 +45,7 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
     const std::int64_t flags = (t.is_export ? 1 : 0) | (t.mid_on_comm ? 2 : 0) |
                                (t.last_on_comm ? 4 : 0) | (std::int64_t{t.peer} << 8);
     out.insert(out.end(), {static_cast<std::int64_t>(t.epoch), static_cast<std::int64_t>(t.key),
-                           flags, t.t_first, t.t_mid, t.t_last, 0});
+                           flags, t.t_first, t.t_mid, t.t_last, t.t_request, 0});
   }
   const int np = ctx.size();
   std::vector<int> counts(static_cast<std::size_t>(np)), displs(static_cast<std::size_t>(np));
@@ -65,7 +65,7 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   if (ctx.rank() != 0) return {};
   // (epoch, key, reader) -> the owner's export record and the reader's import record.
   struct rec {
-    std::int64_t first = 0, mid = 0, last = 0;
+    std::int64_t first = 0, mid = 0, last = 0, request = 0;
     bool mid_comm = false, last_comm = false, seen = false;
   };
   std::map<std::tuple<std::int64_t, std::int64_t, int>, std::pair<rec, rec>> values;
@@ -78,11 +78,12 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
       const int peer = static_cast<int>(flags >> 8);
       auto& pr = values[{all[i], all[i + 1], exp ? peer : r}];
       rec& x = exp ? pr.first : pr.second;
-      x = rec{all[i + 3], all[i + 4], all[i + 5], (flags & 2) != 0, (flags & 4) != 0, true};
+      x = rec{all[i + 3],       all[i + 4],       all[i + 5], all[i + 6],
+              (flags & 2) != 0, (flags & 4) != 0, true};
     }
   }
-  std::vector<double> final_posted, posted_received, received_ready, final_ready, send_done,
-      asked_late;
+  std::vector<double> asked_seen, final_posted, posted_received, received_ready, final_ready,
+      send_done, asked_late;
   std::size_t joined = 0, posted_by_comm = 0, received_by_comm = 0, send_done_by_comm = 0;
   const auto us = [](std::int64_t ns) { return double(ns) * 1e-3; };
   nlohmann::json worst = nlohmann::json::array();  // the slowest values, whole and by step
@@ -92,6 +93,7 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
     const rec& i = pr.second;
     if (!e.seen || !i.seen) continue;
     ++joined;
+    if (e.request != 0) asked_seen.push_back(us(e.request - i.first));
     final_posted.push_back(us(e.mid - e.first));
     posted_received.push_back(us(i.mid - e.mid));
     received_ready.push_back(us(i.last - i.mid));
@@ -105,7 +107,9 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
                                      {"reader", std::get<2>(k)},
                                      {"final_to_ready_us", us(i.last - e.first)},
                                      {"asked_to_final_us", us(e.first - i.first)},
+                                     {"asked_to_request_seen_us", us(e.request - i.first)},
                                      {"final_to_posted_us", us(e.mid - e.first)},
+                                     {"posted_by_comm_worker", e.mid_comm},
                                      {"posted_to_received_us", us(i.mid - e.mid)},
                                      {"received_by_comm_worker", i.mid_comm}});
     posted_by_comm += e.mid_comm ? 1 : 0;
@@ -119,6 +123,7 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   return result{{"values", joined},
                 {"slowest", worst},
                 {"records", all.size() / k_words},
+                {"asked_to_request_seen", summary(asked_seen)},
                 {"final_to_posted", summary(final_posted)},
                 {"posted_to_received", summary(posted_received)},
                 {"received_to_ready", summary(received_ready)},

@@ -32,13 +32,15 @@ struct request_msg {
   std::uint64_t size = 0;   ///< its type's size (0: a datablock)
   std::uint64_t bytes = 0;  ///< a datablock's size given to event(key, bytes); 0: any
   char name[40] = {};       ///< its type's name (truncated), for the error
+  /// Tracing, on the owner only (0 on the wire): when its progress step took the request.
+  std::int64_t t_seen = 0;
   /// The value's size the asker pre-posted its receive for (size, else bytes); 0: unknown, the
   /// value comes as a wire_header then its bytes.
   [[nodiscard]] std::uint64_t one_message_bytes() const noexcept {
     return size != 0 ? size : bytes;
   }
 };
-static_assert(sizeof(request_msg) == 128);
+static_assert(sizeof(request_msg) == 136);
 
 struct dist_state {
   engine* e = nullptr;

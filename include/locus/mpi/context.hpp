@@ -151,6 +151,8 @@ struct value_trace {
   /// export: the send complete (the sender saw it end); import: the event satisfied (the
   /// task that waited only for it is ready).
   std::int64_t t_last = 0;
+  /// export: when this rank took the asker's request from MPI (its progress step saw it).
+  std::int64_t t_request = 0;
   /// Which thread made t_mid / t_last: the communication worker (true) or a locus worker.
   bool mid_on_comm = false, last_on_comm = false;
 };

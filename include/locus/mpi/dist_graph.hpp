@@ -79,7 +79,8 @@ wire_type wire_type_of() {
 /// Where an imported value lands (on the communication worker).
 struct import_sink {
   virtual ~import_sink() = default;
-  /// Storage for `bytes` bytes (called once the header was checked).
+  /// Storage for `bytes` bytes: called once, when the value is asked for if its size is
+  /// known (on the asking thread), else once its header was checked (on the progressing one).
   virtual void* buffer(std::size_t bytes) = 0;
   /// The bytes arrived: satisfy the event.
   virtual void deliver() = 0;

@@ -9,7 +9,7 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], 'lat-*.json'))):
     print('%-22s %.3f s  idle ms [%s]  values %d  by comm: posted %d received %d send_done %d' % (
         os.path.basename(f)[4:-5], r['median_s'], idle, l['values'], l['posted_by_comm_worker'],
         l['received_by_comm_worker'], l['send_done_by_comm_worker']))
-    for k in ('final_to_posted', 'posted_to_received', 'received_to_ready', 'final_to_ready',
+    for k in ('asked_to_request_seen', 'final_to_posted', 'posted_to_received', 'received_to_ready', 'final_to_ready',
               'posted_to_send_done', 'asked_after_final'):
         s = l[k]
         if s['n'] == 0:
