@@ -11,6 +11,8 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], 'lat-*.json'))):
         l['received_by_comm_worker'], l['send_done_by_comm_worker']))
     for k in ('asked_to_request_seen', 'final_to_posted', 'posted_to_received', 'received_to_ready', 'final_to_ready',
               'posted_to_send_done', 'asked_after_final'):
+        if k not in l:
+            continue
         s = l[k]
         if s['n'] == 0:
             print('    %-20s n 0' % k)
