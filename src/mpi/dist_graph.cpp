@@ -188,7 +188,9 @@ struct import_op final : op {
     return "key " + std::to_string(key) + " from rank " + std::to_string(owner);
   }
   bool complete(engine& e, const MPI_Status& st, int err) override {
-    if (err == MPI_ERR_TRUNCATE) {
+    int err_class = err;
+    if (err != MPI_SUCCESS) MPI_Error_class(err, &err_class);
+    if (err_class == MPI_ERR_TRUNCATE) {
       // The owner checks the size against the request before it sends: only a value sent by
       // something else on this tag (a bug) gets here.
       e.raise_fault(graph_where(e) + ": " + from() + " is larger than the " +
