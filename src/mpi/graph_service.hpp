@@ -1,7 +1,8 @@
 // src/mpi/graph_service.hpp — the communication worker's state of distributed graphs (private
 // to the mpi module): the messages, each graph's identity, the owner's values, the imports and
-// fences in flight. dist_graph.cpp runs the protocol; graph_order.cpp checks that the ranks
-// created their graphs in the same order. Worker thread only, except dist_state.
+// fences in flight. dist_graph.cpp runs the protocol (graph_values.cpp its values); graph_order.cpp
+// checks that the ranks created their graphs in the same order. Worker thread only, except
+// dist_state.
 #pragma once
 
 #include <cstdint>
