@@ -19,6 +19,9 @@ struct params {
   std::string chol_sizes = "4096x256";  ///< cholesky: NxB[,NxB...]
   std::vector<std::string> runtimes;    ///< cholesky: which runtimes (empty: all built)
   std::vector<std::size_t> pp_bytes;    ///< pingpong: message sizes (empty: 8 and 1 MiB)
+  /// cholesky, locus: trace every remote tile (context::trace_values) and add the latency
+  /// summary ("latency") to the result.
+  bool lat = false;
 };
 
 /// Seconds of `f()`, every rank timed between two barriers (so the slowest rank counts).
@@ -37,5 +40,11 @@ using result = nlohmann::json;
 std::vector<result> pingpong(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
 std::vector<result> heat(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
 std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const params& p);
+
+/// Every rank's value traces joined on rank 0 (collective; the others get an empty result):
+/// per remote value, the owner's export (value final) to its send posted, the send posted to
+/// the reader's receipt, the receipt to the waiting task ready, the whole, in microseconds
+/// (p10/p50/p90/max/mean), and which thread made each step (latency.cpp).
+result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::value_trace>& mine);
 
 }  // namespace locus_mpi_bench

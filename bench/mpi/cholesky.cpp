@@ -169,6 +169,11 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
     for (const std::string& name : runtimes) {
       chol::dist_tiles tiles(d, g, ctx.rank());
       std::vector<double> t;
+      const bool lat = p.lat && name == "locus";
+      if (lat) {
+        (void)ctx.take_value_traces();
+        ctx.trace_values(true);
+      }
       const auto comm0 = ctx.stats();
       double idle_s = 0;
       for (int r = 0; r < p.reps; ++r) {
@@ -181,6 +186,12 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       std::optional<ck::tiled_matrix> l;
       if (ctx.rank() == 0) l.emplace(d);
       chol::gather(ctx, tiles, l ? &*l : nullptr);
+      // After the gather (raw MPI): the graphs' sends have completed, so each is recorded.
+      std::vector<locus::mpi::value_trace> traces;
+      if (lat) {
+        ctx.trace_values(false);
+        traces = ctx.take_value_traces();
+      }
       double residual = 0, diff = 0;
       bool verified = true;
       if (ctx.rank() == 0) {
@@ -238,6 +249,10 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
         r["comm_cpu_s_per_rank"] = cpu;
         r["worker_steps_per_rank"] = steps;
         r["worker_step_completed_per_rank"] = done;
+      }
+      if (lat) {
+        result l = latency_summary(ctx, traces);
+        if (ctx.rank() == 0) r["latency"] = std::move(l);
       }
       out.push_back(std::move(r));
     }

@@ -10,6 +10,8 @@
 // region, as in locus-bench's cholesky.
 #include <locus/dataflow.hpp>
 
+#include <cstdlib>
+
 #include "cholesky.hpp"
 
 namespace locus_mpi_bench::chol {
@@ -20,8 +22,17 @@ namespace df = locus::dataflow;
 namespace ck = cholesky_kernel;
 using op = ck::tile_task::op;
 
+/// The size a rank declares for the tiles it reads: the tile's, so each arrives as one message;
+/// 0 with LOCUS_MPI_BENCH_ANY_SIZE=1 (set), so each comes as a header then the bytes (the
+/// protocol before 2026-11-26e, for comparison).
+std::size_t declared_bytes(std::size_t bytes) {
+  static const bool any = std::getenv("LOCUS_MPI_BENCH_ANY_SIZE") != nullptr;
+  return any ? 0 : bytes;
+}
+
 void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
   const std::size_t nt = a.tiles(), b = a.size().b, bytes = a.tile_bytes();
+  const std::size_t declared = declared_bytes(bytes);
   const auto key = [nt](std::size_t i, std::size_t j) { return i * nt + j; };
   std::vector<df::event<df::datablock>> cur(nt * nt);  // this rank's tiles' latest versions
   for (std::size_t i = 0; i < nt; ++i)
@@ -61,7 +72,7 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
     });
     df::add_dependence(cur[w], e, 0);
     for (std::uint32_t s = 0; s < nreads; ++s)
-      df::add_dependence(dg.event<df::datablock>(reads[s], bytes), e, 1 + s);
+      df::add_dependence(dg.event<df::datablock>(reads[s], declared), e, 1 + s);
     cur[w] = std::move(out);
   });
 }

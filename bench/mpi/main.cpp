@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
   app.add_option("--busy-sleep-us", busy_sleep_us,
                  "worker progress: the communication worker's sleep step while every worker "
                  "computes (default: the module's)");
+  app.add_flag("--lat", p.lat,
+               "cholesky, locus: trace every remote tile and add the latency of a remote "
+               "dependence (\"latency\") to the JSON");
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);

@@ -131,6 +131,14 @@ void context::set_worker_progress(bool on, std::chrono::microseconds busy_sleep)
   m_e->set_worker_progress(on, busy_sleep);
 }
 
+void context::trace_values(bool on) noexcept {
+  m_e->set_tracing(on);
+}
+
+std::vector<value_trace> context::take_value_traces() {
+  return m_e->take_traces();
+}
+
 void context::fail(const std::string& what) {
   m_e->fail_local("locus::mpi: rank " + std::to_string(rank()) + " failed: " + what);
 }

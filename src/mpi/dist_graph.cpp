@@ -1,8 +1,12 @@
-// src/mpi/dist_graph.cpp — values of distributed graphs between ranks (dist_graph.hpp).
+// src/mpi/dist_graph.cpp — values of distributed graphs between ranks (dist_graph.hpp): the
+// protocol, the requests, the fence; the values themselves (imports, exports) in graph_values.cpp.
 //
 // Messages (on two of the engine's communicators, so they never meet user messages):
 //   request  graph_req, tag 0: {epoch, key} from a rank that wants key's value, to its owner;
-//   value    graph_val, tag = key: a wire_header, then (if bytes > 0) the bytes, owner -> asker.
+//   value    graph_val, tag = key, owner -> asker: the bytes alone when the asker knows the
+//            value's size (a T, or a datablock asked for with its size: its receive is
+//            posted with the request, and the owner checks type and size against the request);
+//            otherwise a wire_header, then (if bytes > 0) the bytes.
 //   fence    graph_req: MPI_Iallreduce (max) of {sequence hash, its complement}.
 // Each request also carries the asker's creation-sequence hash of the epoch, and the fence
 // reduces every rank's: ranks that created their graphs in different orders are an error, not
@@ -10,10 +14,9 @@
 // The owner's worker keeps, per (epoch, key), the value once its export task ran and the ranks
 // that asked before it did; it answers each request once both are there. A key's header and
 // bytes come from one sender with one tag on one communicator, so MPI's non-overtaking rule
-// keeps them in order, and epochs cannot mix on a tag: a rank passes an epoch's fence only
+// keeps them in order; a rank asks for a key once per epoch, so one receive is posted per
+// (owner, tag) at a time, and epochs cannot mix on a tag: a rank passes an epoch's fence only
 // after every value it asked for in that epoch arrived (imports pending hold its fence back).
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -23,51 +26,11 @@
 
 namespace locus::mpi::detail {
 
-namespace {
-
-std::string readable(const char* mangled) {
-  int st = 0;
-  char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &st);
-  std::string out = st == 0 && d != nullptr ? d : mangled;
-  std::free(d);
-  return out;
-}
-
-}  // namespace
-
 std::string graph_where(const engine& e) {
   return "locus::mpi::dist_graph on rank " + std::to_string(e.rank());
 }
 
 namespace {
-
-/// A send the module makes and nobody awaits: its failure is a fault of this rank.
-struct owned_send final : op {
-  owned_send(MPI_Comm c, int dest, int tag, const void* data, std::size_t bytes,
-             std::shared_ptr<const void> keep)
-      : m_comm(c),
-        m_dest(dest),
-        m_tag(tag),
-        m_data(data),
-        m_bytes(bytes),
-        m_keep(std::move(keep)) {}
-  int start(engine&) override {
-    return MPI_Isend(m_data, static_cast<int>(m_bytes), MPI_BYTE, m_dest, m_tag, m_comm, &req);
-  }
-  bool complete(engine& e, const MPI_Status&, int err) override {
-    if (err != MPI_SUCCESS)
-      e.raise_fault(graph_where(e) + ": sending to rank " + std::to_string(m_dest) + ": " +
-                        mpi_error_text(err),
-                    e.rank(), true);
-    return false;
-  }
-  void fail(engine&, const std::string&, int) override {}
-  MPI_Comm m_comm;
-  int m_dest, m_tag;
-  const void* m_data;
-  std::size_t m_bytes;
-  std::shared_ptr<const void> m_keep;
-};
 
 /// The always-posted receive of requests.
 struct request_recv final : op {
@@ -87,6 +50,7 @@ struct request_recv final : op {
                       true);
         return false;
       }
+      m_msg.t_seen = e.tracing() ? engine::now_ns() : 0;
       e.graphs->on_request(e, st.MPI_SOURCE, m_msg);
       if (const int rc = start(e); rc != MPI_SUCCESS) {
         e.raise_fault(graph_where(e) + ": posting the request receive: " + mpi_error_text(rc),
@@ -130,117 +94,6 @@ graph_service& service(engine& e) {
   }
   return *e.graphs;
 }
-
-namespace {
-
-/// This rank wants `key`: ask its owner, receive the header, check it, receive the bytes.
-struct import_op final : op {
-  int start(engine& e) override {
-    graph_service& g = service(e);
-    ++g.imports_pending[epoch];
-    ++g.importing[{epoch, owner}];
-    auto msg = std::make_shared<request_msg>();
-    msg->epoch = epoch;
-    msg->key = key;
-    msg->sequence = g.epochs[epoch].sequence;
-    std::strncpy(msg->site, g.epochs[epoch].identity.c_str(), sizeof msg->site - 1);
-    g.check_left(e, epoch, owner);
-    auto* ask = new owned_send(e.graph_req_comm(), owner, 0, msg.get(), sizeof(request_msg), msg);
-    if (const int err = ask->start(e); err != MPI_SUCCESS) {
-      delete ask;
-      return err;
-    }
-    e.activate(ask);
-    return MPI_Irecv(&hdr, sizeof hdr, MPI_BYTE, owner, static_cast<int>(key), e.graph_val_comm(),
-                     &req);
-  }
-  bool complete(engine& e, const MPI_Status&, int err) override {
-    if (err != MPI_SUCCESS) {
-      e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
-                        std::to_string(owner) + ": " + mpi_error_text(err),
-                    e.rank(), true);
-      return false;
-    }
-    if (!have_header) {
-      have_header = true;
-      const bool size_ok = type.size != 0 ? hdr.bytes == type.size
-                                          : expected_bytes == 0 || hdr.bytes == expected_bytes;
-      if (hdr.hash != type.hash || !size_ok) {
-        std::string got(hdr.name, strnlen(hdr.name, sizeof hdr.name));
-        e.raise_fault(graph_where(e) + ": key " + std::to_string(key) + " from rank " +
-                          std::to_string(owner) + " carries " + readable(got.c_str()) + " (" +
-                          std::to_string(hdr.bytes) + " bytes); this rank expects " +
-                          readable(type.name) + " (" +
-                          (type.size != 0        ? std::to_string(type.size) + " bytes"
-                           : expected_bytes != 0 ? std::to_string(expected_bytes) + " bytes"
-                                                 : std::string("any size")) +
-                          ")",
-                      e.rank(), true);
-        return false;
-      }
-      if (hdr.bytes > 0) {
-        void* buf = sink->buffer(hdr.bytes);
-        int rc = MPI_Irecv(buf, static_cast<int>(hdr.bytes), MPI_BYTE, owner, static_cast<int>(key),
-                           e.graph_val_comm(), &req);
-        // The bytes were sent right after the header: the receive usually matches them inside
-        // MPI_Irecv (a large value's single copy starts there), so it is tested once now rather
-        // than at the next progress step (with worker progress, a worker's next task end).
-        int flag = 0;
-        MPI_Status st;
-        if (rc == MPI_SUCCESS) rc = MPI_Test(&req, &flag, &st);
-        if (rc == MPI_SUCCESS && flag == 0) return true;  // pending: the engine keeps testing
-        if (rc != MPI_SUCCESS) {
-          e.raise_fault(graph_where(e) + ": receiving key " + std::to_string(key) + " from rank " +
-                            std::to_string(owner) + ": " + mpi_error_text(rc),
-                        e.rank(), true);
-          return false;
-        }
-        // Done: req is MPI_REQUEST_NULL again, and the value is delivered below.
-      } else {
-        sink->buffer(0);
-      }
-    }
-    sink->deliver();
-    if (auto it = e.graphs->importing.find({epoch, owner}); it != e.graphs->importing.end())
-      if (--it->second == 0) e.graphs->importing.erase(it);
-    e.graphs->import_done(e, epoch);
-    return false;
-  }
-  void fail(engine&, const std::string&, int) override {}
-
-  std::uint64_t epoch = 0, key = 0;
-  int owner = 0;
-  wire_type type;
-  std::size_t expected_bytes = 0;
-  std::unique_ptr<import_sink> sink;
-  wire_header hdr;
-  bool have_header = false;
-};
-
-/// The owner's value of `key` is ready (its export task ran).
-struct export_op final : op {
-  int start(engine& e) override {
-    graph_service& g = service(e);
-    export_rec& r = g.exports[{epoch, key}];
-    r.ready = true;
-    r.hdr.hash = type.hash;
-    r.hdr.size = type.size;
-    r.hdr.bytes = value.bytes;
-    std::strncpy(r.hdr.name, type.name, sizeof r.hdr.name - 1);
-    r.value = std::move(value);
-    for (int dest : r.waiting)
-      g.send_value(e, r, key, dest);
-    r.waiting.clear();
-    return MPI_SUCCESS;
-  }
-  bool complete(engine&, const MPI_Status&, int) override { return false; }
-  void fail(engine&, const std::string&, int) override {}
-  std::uint64_t epoch = 0, key = 0;
-  wire_type type;
-  export_value value;
-};
-
-}  // namespace
 
 /// The end of an epoch on this rank: every value asked for arrived, then the collective.
 struct fence_op final : op {
@@ -310,27 +163,6 @@ struct fence_op final : op {
   std::uint64_t m_out[2] = {}, m_in[2] = {};
 };
 
-void graph_service::send_value(engine& e, export_rec& r, std::uint64_t key, int dest) {
-  const int tag = static_cast<int>(key);
-  auto hdr = std::make_shared<wire_header>(r.hdr);
-  for (op* o : {static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, hdr.get(),
-                                                sizeof(wire_header), hdr)),
-                r.value.bytes > 0
-                    ? static_cast<op*>(new owned_send(e.graph_val_comm(), dest, tag, r.value.data,
-                                                      r.value.bytes, r.value.keep))
-                    : nullptr}) {
-    if (o == nullptr) continue;
-    if (const int err = o->start(e); err != MPI_SUCCESS) {
-      delete o;
-      e.raise_fault(graph_where(e) + ": sending key " + std::to_string(key) + " to rank " +
-                        std::to_string(dest) + ": " + mpi_error_text(err),
-                    e.rank(), true);
-      return;
-    }
-    e.activate(o);
-  }
-}
-
 void graph_service::on_request(engine& e, int src, const request_msg& m) {
   if (epochs.find(m.epoch) == epochs.end()) {
     early[m.epoch].emplace_back(src, m);  // checked when this rank creates the epoch
@@ -339,9 +171,9 @@ void graph_service::on_request(engine& e, int src, const request_msg& m) {
   if (!same_graph(e, src, m)) return;
   export_rec& r = exports[{m.epoch, m.key}];
   if (r.ready) {
-    send_value(e, r, m.key, src);
+    send_value(e, r, m.key, src, m);
   } else {
-    r.waiting.push_back(src);
+    r.waiting.emplace_back(src, m);
     check_unanswered(e, m.epoch);
   }
 }
@@ -353,7 +185,7 @@ void graph_service::check_unanswered(engine& e, std::uint64_t epoch) {
   for (auto it = exports.lower_bound({epoch, 0}); it != exports.end() && it->first.first == epoch;
        ++it) {
     if (!it->second.ready && !it->second.waiting.empty()) {
-      e.raise_fault(graph_where(e) + ": rank " + std::to_string(it->second.waiting.front()) +
+      e.raise_fault(graph_where(e) + ": rank " + std::to_string(it->second.waiting.front().first) +
                         " asked for key " + std::to_string(it->first.second) +
                         ", which this rank owns but never created or satisfied (dist_graph::event "
                         "on its owner)",
@@ -418,30 +250,6 @@ void dist_check_key(const dist_state& s, std::uint64_t key) {
   if (key >= static_cast<std::uint64_t>(s.e->tag_limit()))
     dist_error(s, "key " + std::to_string(key) + " is outside the module's range [0, " +
                       std::to_string(s.e->tag_limit()) + ")");
-}
-
-void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t, std::size_t bytes,
-                 std::unique_ptr<import_sink> sink) {
-  auto* o = new import_op();
-  o->epoch = s.epoch;
-  o->key = key;
-  o->owner = owner;
-  o->type = t;
-  o->expected_bytes = bytes;
-  o->sink = std::move(sink);
-  s.e->submit(o);
-}
-
-void dist_export(dist_state& s, std::uint64_t key, const wire_type& t, export_value v) {
-  auto* o = new export_op();
-  o->epoch = s.epoch;
-  o->key = key;
-  o->type = t;
-  o->value = std::move(v);
-  // On the export task's worker: it starts the op itself (posting the value's sends to the
-  // ranks that asked) when it can take the progress lock, instead of waking the communication
-  // worker (engine::submit_and_help; funneled or worker_progress off: submit).
-  s.e->submit_and_help(o);
 }
 
 void worker_step(context& c) noexcept {

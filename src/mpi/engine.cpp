@@ -131,6 +131,7 @@ engine::~engine() {
 }
 
 void engine::thread_main(int* argc, char*** argv) {
+  m_comm_id.store(std::this_thread::get_id(), std::memory_order_relaxed);
   init_mpi(argc, argv);
   {
     std::lock_guard lk(m_init_mx);

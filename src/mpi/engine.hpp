@@ -117,6 +117,25 @@ class engine {
     m_busy_sleep_us.store(busy_sleep.count(), std::memory_order_relaxed);
   }
 
+  // Tracing of graph values (context::trace_values). `traces` is written by the ops' start()
+  // and complete(), so under m_progress_mx like the rest of a step's state; take_traces()
+  // takes that lock. tracing() is a relaxed hint: a value in flight when it changes may be
+  // recorded partly (its fields 0).
+  void set_tracing(bool on) noexcept { m_tracing.store(on, std::memory_order_relaxed); }
+  [[nodiscard]] bool tracing() const noexcept { return m_tracing.load(std::memory_order_relaxed); }
+  [[nodiscard]] bool on_comm_thread() const noexcept {
+    return std::this_thread::get_id() == m_comm_id.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] static std::int64_t now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::vector<value_trace> traces;
+  /// comm_stats' counts of graph values received, by path (relaxed: counts).
+  std::atomic<std::uint64_t> values_one_message{0}, values_with_header{0};
+  std::vector<value_trace> take_traces();
+
   [[nodiscard]] int rank() const noexcept { return m_rank; }
   [[nodiscard]] int size() const noexcept { return m_size; }
   [[nodiscard]] int tag_limit() const noexcept { return m_tag_limit; }
@@ -205,6 +224,10 @@ class engine {
   /// to end): help() does nothing from then on.
   bool m_loop_done = false;
   std::atomic<bool> m_worker_progress{true};
+  std::atomic<bool> m_tracing{false};
+  /// The communication worker's thread id, stored by itself first thing (relaxed: compared
+  /// with the caller's own id only; a thread never sees its own id stale).
+  std::atomic<std::thread::id> m_comm_id{};
   std::atomic<std::int64_t> m_busy_sleep_us{2000};
   /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
   /// length, nothing is published through it).

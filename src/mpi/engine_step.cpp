@@ -68,6 +68,13 @@ bool engine::help(bool* ran) noexcept {
   return did;
 }
 
+std::vector<value_trace> engine::take_traces() {
+  std::lock_guard lk(m_progress_mx);
+  std::vector<value_trace> out;
+  out.swap(traces);
+  return out;
+}
+
 bool engine::note_user_pending() noexcept {
   const bool pending =
       m_held != nullptr || std::any_of(m_active.begin(), m_active.end(),

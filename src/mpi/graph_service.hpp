@@ -1,7 +1,8 @@
 // src/mpi/graph_service.hpp — the communication worker's state of distributed graphs (private
 // to the mpi module): the messages, each graph's identity, the owner's values, the imports and
-// fences in flight. dist_graph.cpp runs the protocol; graph_order.cpp checks that the ranks
-// created their graphs in the same order. Worker thread only, except dist_state.
+// fences in flight. dist_graph.cpp runs the protocol (graph_values.cpp its values); graph_order.cpp
+// checks that the ranks created their graphs in the same order. Worker thread only, except
+// dist_state.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,20 @@ struct request_msg {
   std::uint64_t epoch = 0, key = 0;
   std::uint64_t sequence = 0;  ///< the asker's creation-sequence hash of `epoch`
   char site[40] = {};          ///< the asker's identity of the graph (truncated)
+  // What the asker expects, checked by the owner (one message per value, 2026-11-26e):
+  std::uint64_t hash = 0;   ///< its type's hash (wire_type)
+  std::uint64_t size = 0;   ///< its type's size (0: a datablock)
+  std::uint64_t bytes = 0;  ///< a datablock's size given to event(key, bytes); 0: any
+  char name[40] = {};       ///< its type's name (truncated), for the error
+  /// Tracing, on the owner only (0 on the wire): when its progress step took the request.
+  std::int64_t t_seen = 0;
+  /// The value's size the asker pre-posted its receive for (size, else bytes); 0: unknown, the
+  /// value comes as a wire_header then its bytes.
+  [[nodiscard]] std::uint64_t one_message_bytes() const noexcept {
+    return size != 0 ? size : bytes;
+  }
 };
+static_assert(sizeof(request_msg) == 136);
 
 struct dist_state {
   engine* e = nullptr;
@@ -43,7 +57,9 @@ struct export_rec {
   bool ready = false;
   wire_header hdr;
   export_value value;
-  std::vector<int> waiting;  ///< ranks that asked before the value was ready
+  /// Ranks that asked before the value was ready, with their requests (their expectations).
+  std::vector<std::pair<int, request_msg>> waiting;
+  std::int64_t t_final = 0;  ///< tracing: when the export task handed the value over
 };
 
 struct fence_op;
@@ -66,7 +82,10 @@ struct graph_service {
   std::map<std::uint64_t, std::int64_t> imports_pending;  ///< per epoch
   std::map<std::uint64_t, bool> fencing;                  ///< epoch -> its fence started here
   std::map<std::uint64_t, op*> deferred;                  ///< fences waiting for imports
-  void send_value(engine& e, export_rec& r, std::uint64_t key, int dest);
+  /// Sends r's value to `dest`, which asked with `m`: one message of the bytes if the asker
+  /// pre-posted its receive for them (m.one_message_bytes() != 0), else a header then the bytes.
+  /// A value other than the one asked for (type or size) is a fault naming both.
+  void send_value(engine& e, export_rec& r, std::uint64_t key, int dest, const request_msg& m);
   void on_request(engine& e, int src, const request_msg& m);
   void import_done(engine& e, std::uint64_t epoch);
   void check_unanswered(engine& e, std::uint64_t epoch);

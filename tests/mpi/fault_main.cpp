@@ -6,6 +6,7 @@
 //          when the fault arrives.
 //   graph: in a dist_graph, rank 1's task throws; rank 0's task waits for rank 1's value.
 //   type:  rank 0 owns key 5 as an int; rank 1 asks for it as a double.
+//   size:  rank 0 owns key 7, a datablock of 100 bytes; rank 1 asks for it with 64 bytes.
 //   order: rank 1 creates its two dist_graphs in the other order than every other rank.
 //   count: rank 1 creates one dist_graph more than rank 0, which waits for rank 0's value.
 #include <locus/locus.hpp>
@@ -47,6 +48,18 @@ void graph_mode(mpi::context& ctx, locus::runtime& rt) {
     df::add_dependence(dg.event<int>(1), t, 0);
   }
   (void)ctx;
+  dg.wait();
+}
+
+void size_mode(locus::runtime& rt) {
+  namespace df = locus::dataflow;
+  mpi::dist_graph dg(rt, [](std::uint64_t) { return 0; });
+  if (dg.mine(7)) {
+    dg.event<df::datablock>(7).satisfy(df::datablock::create(100));
+  } else {
+    auto t = dg.task(1, [](df::edt_args&) {});
+    df::add_dependence(dg.event<df::datablock>(7, 64), t, 0);
+  }
   dg.wait();
 }
 
@@ -122,6 +135,8 @@ int main(int argc, char** argv) {
       graph_mode(ctx, rt);
     else if (mode == "type")
       type_mode(rt);
+    else if (mode == "size")
+      size_mode(rt);
     else if (mode == "order")
       order_mode(ctx, rt);
     else if (mode == "count")

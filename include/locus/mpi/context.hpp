@@ -52,6 +52,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "locus/mpi/error.hpp"
 #include "locus/runtime.hpp"
@@ -129,6 +130,31 @@ struct comm_stats {
   // or idle) and the requests they completed; these requests are part of `completed` too.
   std::uint64_t worker_steps = 0;
   std::uint64_t worker_step_completed = 0;
+  /// dist_graph values received as one message (the reader declared their size) and as a
+  /// header then the bytes (it did not).
+  std::uint64_t values_one_message = 0;
+  std::uint64_t values_with_header = 0;
+};
+
+/// One value of a dist_graph crossing ranks, as one rank saw it (context::trace_values).
+/// Times are steady_clock nanoseconds: CLOCK_MONOTONIC on Linux, one clock for every process of
+/// a host, so the owner's and the reader's records of one value join (ranks of one host only).
+struct value_trace {
+  std::uint64_t epoch = 0, key = 0;
+  int peer = -1;           ///< export: the rank the value went to; import: its owner
+  bool is_export = false;  ///< recorded by the owner (a send) or by the reader (a receive)
+  /// export: the export task handed the value over (the tile final, its event fired);
+  /// import: the request posted (the rank asked for the key).
+  std::int64_t t_first = 0;
+  /// export: the value's send posted (MPI_Isend); import: its bytes received.
+  std::int64_t t_mid = 0;
+  /// export: the send complete (the sender saw it end); import: the event satisfied (the
+  /// task that waited only for it is ready).
+  std::int64_t t_last = 0;
+  /// export: when this rank took the asker's request from MPI (its progress step saw it).
+  std::int64_t t_request = 0;
+  /// Which thread made t_mid / t_last: the communication worker (true) or a locus worker.
+  bool mid_on_comm = false, last_on_comm = false;
 };
 
 class context {
@@ -199,6 +225,12 @@ class context {
   void set_worker_poll(std::chrono::microseconds d, std::chrono::microseconds per_mib) noexcept;
   /// Changes options::worker_progress and busy_sleep from now on (tests, benchmarks).
   void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept;
+  /// Records every dist_graph value this rank sends or receives from now on (value_trace;
+  /// off by default): a few clock reads per value, kept by whichever thread progresses (under
+  /// the progress step's own lock, no other), for locus-mpi-bench --lat.
+  void trace_values(bool on) noexcept;
+  /// The records so far (emptied); a send still in flight is recorded when it completes.
+  [[nodiscard]] std::vector<value_trace> take_value_traces();
   [[nodiscard]] detail::engine& impl() noexcept { return *m_e; }
 
  private:

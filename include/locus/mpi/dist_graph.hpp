@@ -19,9 +19,11 @@
 // communication worker satisfies with the owner's value, fetched the first time the rank asks
 // for the key (a request to the owner, answered once the owner's event fired). Values travel
 // by value: a trivially copyable T, or a datablock (its bytes; the receiver gets its own
-// block). The receiver checks the type (and, for T, the size; for a datablock, the size given
-// to event<datablock>(key, bytes) unless 0) against the header the owner sends, and a mismatch
-// is an error on every rank that names the key, both ranks and both types.
+// block). The type (and, for T, the size; for a datablock, the size given to
+// event<datablock>(key, bytes) unless 0) is checked: by the owner against the request when the
+// size is known (the value then travels as one message, received straight into its storage),
+// else by the receiver against a header the owner sends first; a mismatch is an error on every
+// rank that names the key, both ranks and both types.
 //
 // Rules: the ranks create their dist_graphs in the same order (the n-th graph of each rank's
 // context is graph #n, its epoch). Each graph has an identity, its call site (file and line of
@@ -79,7 +81,8 @@ wire_type wire_type_of() {
 /// Where an imported value lands (on the communication worker).
 struct import_sink {
   virtual ~import_sink() = default;
-  /// Storage for `bytes` bytes (called once the header was checked).
+  /// Storage for `bytes` bytes: called once, when the value is asked for if its size is
+  /// known (on the asking thread), else once its header was checked (on the progressing one).
   virtual void* buffer(std::size_t bytes) = 0;
   /// The bytes arrived: satisfy the event.
   virtual void deliver() = 0;
