@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "bench.hpp"
+#include "pinning.hpp"
 
 namespace locus_mpi_bench {
 
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
   app.add_option("--busy-sleep-us", busy_sleep_us,
                  "worker progress: the communication worker's sleep step while every worker "
                  "computes (default: the module's)");
+  std::string pin = "off";
+  app.add_option("--pin", pin,
+                 "pin each locus worker to one of the rank's CPUs: off (default), on, or auto "
+                 "(when no other rank on the host may use them and there is one per worker)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);
@@ -121,7 +127,8 @@ int main(int argc, char** argv) {
   locus::mpi::context& ctx = *ctx_storage;
   locus::config cfg;
   cfg.workers = workers;
-  cfg.pin = false;
+  const pin_choice pinned = choose_pinning(ctx, pin, workers);
+  cfg.pin = pinned.pin;
   std::optional<locus::runtime> rt_storage;
   rt_storage.emplace(cfg);
   locus::runtime& rt = *rt_storage;
@@ -174,6 +181,8 @@ int main(int argc, char** argv) {
       nlohmann::json doc{{"machine",
                           {{"hardware_threads", std::thread::hardware_concurrency()},
                            {"note", "shared machine; ranks x workers as given"}}},
+                         {"pinned", pinned.pin},
+                         {"pin_reason", pinned.why},
                          {"command", command},
                          {"results", all}};
       std::ofstream(json_path) << doc.dump(2) << "\n";
