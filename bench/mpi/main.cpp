@@ -3,7 +3,8 @@
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
 //          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
 //          [--worker-poll-us N]
-//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--json FILE]
+//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--pin off|on|auto]
+//          [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
 #include <mpi.h>

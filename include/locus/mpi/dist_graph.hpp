@@ -17,7 +17,8 @@
 // owner map (the same function everywhere) says which rank produces it. dg.event<T>(key) on the
 // owner is an ordinary event the program satisfies; on any other rank it is an event the
 // communication worker satisfies with the owner's value, fetched the first time the rank asks
-// for the key (a request to the owner, answered once the owner's event fired). Values travel
+// for the key (a request to the owner, answered once the owner's event fired; at one rank
+// nothing is exported, and the graph is the local graph plus the fence). Values travel
 // by value: a trivially copyable T, or a datablock (its bytes; the receiver gets its own
 // block). The receiver checks the type (and, for T, the size; for a datablock, the size given
 // to event<datablock>(key, bytes) unless 0) against the header the owner sends, and a mismatch
