@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 
 #include "cholesky.hpp"
 
@@ -26,7 +27,10 @@ using op = ck::tile_task::op;
 /// The tile kernels' nanoseconds, summed over the tasks (relaxed: a sum read after wait()).
 using kernel_clock = std::chrono::steady_clock;
 
-void build(locus::mpi::dist_graph& dg, dist_tiles& a, std::atomic<std::uint64_t>& kernel_ns,
+/// Shared by the tasks (a task that outlives a failed wait() still has its counter).
+using kernel_counter = std::shared_ptr<std::atomic<std::uint64_t>>;
+
+void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kernel_ns,
            std::uint64_t& tasks) {
   const std::size_t nt = a.tiles(), b = a.size().b, bytes = a.tile_bytes();
   const auto key = [nt](std::size_t i, std::size_t j) { return i * nt + j; };
@@ -47,7 +51,7 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, std::atomic<std::uint64_t>
     df::event<df::datablock> out =
         final_tile ? dg.event<df::datablock>(w, bytes) : df::event<df::datablock>();
     ++tasks;
-    df::edt e = dg.task(1 + nreads, [t, b, nreads, out, &kernel_ns](df::edt_args& in) mutable {
+    df::edt e = dg.task(1 + nreads, [t, b, nreads, out, kernel_ns](df::edt_args& in) mutable {
       double* x = in.get<df::datablock>(0).as<double>().data();
       const double* r0 = nreads > 0 ? in.read<double>(1).data() : nullptr;
       const double* r1 = nreads > 1 ? in.read<double>(2).data() : nullptr;
@@ -66,7 +70,7 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, std::atomic<std::uint64_t>
           ck::gemm(r0, r1, x, b);
           break;
       }
-      kernel_ns.fetch_add(
+      kernel_ns->fetch_add(
           static_cast<std::uint64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(kernel_clock::now() - t0)
                   .count()),
@@ -83,7 +87,7 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, std::atomic<std::uint64_t>
 }  // namespace
 
 double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, locus_counts& c) {
-  std::atomic<std::uint64_t> kernel_ns{0};
+  const auto kernel_ns = std::make_shared<std::atomic<std::uint64_t>>(0);
   const double s = timed(ctx, [&] {
     const std::uint64_t idle0 = idle_ns(rt);
     const std::size_t nt = a.tiles();
@@ -93,7 +97,7 @@ double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a,
     c.idle_s += double(idle_ns(rt) - idle0) * 1e-9;
   });
   // After wait(): every task's fetch_add happened before the graph was done.
-  c.kernel_s += double(kernel_ns.load(std::memory_order_relaxed)) * 1e-9;
+  c.kernel_s += double(kernel_ns->load(std::memory_order_relaxed)) * 1e-9;
   return s;
 }
 
