@@ -2,6 +2,7 @@
 #include "cholesky.hpp"
 
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,13 @@ void dist_tiles::load(const ck::tiled_matrix& a) {
   for (std::size_t i = 0; i < nt; ++i)
     for (std::size_t j = 0; j <= i; ++j)
       if (mine(i, j)) std::copy_n(a.tile(i, j), n, tile(i, j));
+}
+
+double process_cpu_s() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 std::uint64_t idle_ns(const locus::runtime& rt) {
@@ -134,8 +142,8 @@ double max_relative_difference(const ck::tiled_matrix& l, const ck::tiled_matrix
 }
 
 double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& t,
-               double& idle_s) {
-  if (name == "locus") return factor_locus(ctx, rt, t, idle_s);
+               locus_counts& c) {
+  if (name == "locus") return factor_locus(ctx, rt, t, c);
   if (name == "mpi-omp") return factor_bsp(ctx, t, rt.num_workers());
 #if LOCUS_MPI_BENCH_SCALAPACK
   if (name == "scalapack") return factor_scalapack(ctx, t);
@@ -175,11 +183,14 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
         ctx.trace_values(true);
       }
       const auto comm0 = ctx.stats();
-      double idle_s = 0;
+      chol::locus_counts lc;
+      double cpu_s = 0;  // the process's CPU time in the timed regions
       for (int r = 0; r < p.reps; ++r) {
         tiles.load(a);
         openblas_set_num_threads(1);  // the tile kernels are single-threaded; ranks x workers
-        t.push_back(chol::run_one(name, ctx, rt, tiles, idle_s));
+        const double cpu0 = chol::process_cpu_s();
+        t.push_back(chol::run_one(name, ctx, rt, tiles, lc));
+        cpu_s += chol::process_cpu_s() - cpu0;
       }
       const auto comm1 = ctx.stats();
       // The last repetition's factor, checked on rank 0 (untimed).
@@ -217,6 +228,10 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
                {"residual", residual},
                {"max_rel_diff_serial", diff},
                {"verified", verified},
+               // Rank 0's process CPU time per factorisation (every thread: the runtime's
+               // workers, the communication worker, the main thread, OpenMP's or OpenBLAS's),
+               // against ranks x workers x median_s for a runtime that keeps its threads busy.
+               {"cpu_s", cpu_s / p.reps},
                // Rank 0's communication worker, per factorisation: CPU time and
                // sleeps (locus; the peers make few calls through it).
                {"comm_cpu_s", double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps},
@@ -232,7 +247,7 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       if (name == "locus") {
         const std::size_t np = static_cast<std::size_t>(ctx.size());
         const double mine[4] = {
-            idle_s / p.reps, double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
+            lc.idle_s / p.reps, double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
             double(comm1.worker_steps - comm0.worker_steps) / p.reps,
             double(comm1.worker_step_completed - comm0.worker_step_completed) / p.reps};
         std::vector<double> all(4 * np);
@@ -246,6 +261,10 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
           done[k] = all[4 * k + 3];
         }
         r["worker_idle_s"] = idle;
+        // Rank 0's tile kernels (worker-seconds) and tile tasks per factorisation: with
+        // worker_idle_s, where the workers' time went (kernels, idle, the rest: the runtime).
+        r["kernel_s"] = lc.kernel_s / p.reps;
+        r["tile_tasks"] = double(lc.tasks) / p.reps;
         r["comm_cpu_s_per_rank"] = cpu;
         r["worker_steps_per_rank"] = steps;
         r["worker_step_completed_per_rank"] = done;

@@ -63,14 +63,23 @@ class dist_tiles {
   std::unique_ptr<double[]> m_data;
 };
 
+/// The process's CPU time so far (every thread, user and system), seconds.
+[[nodiscard]] double process_cpu_s();
 /// Every worker's idle time so far (runtime::stats; monotone between two resets).
 [[nodiscard]] std::uint64_t idle_ns(const locus::runtime& rt);
 
+/// What locus's factorisations add up (this rank, every repetition): the workers' idle time
+/// (looking for work or asleep, every worker summed) from the graph's creation to the end of
+/// its wait(); the tile kernels' time (every task's kernel call, summed: worker-seconds); the
+/// graph's tasks.
+struct locus_counts {
+  double idle_s = 0, kernel_s = 0;
+  std::uint64_t tasks = 0;
+};
+
 /// The runtimes; each returns the timed seconds. `workers`: threads per rank for the ones that
-/// take a count (OpenMP); locus uses the runtime's workers, and adds to `idle_s` their idle
-/// time (looking for work or asleep, every worker summed) from the graph's creation to the end
-/// of its wait().
-double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, double& idle_s);
+/// take a count (OpenMP); locus uses the runtime's workers and adds to `c`.
+double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, locus_counts& c);
 double factor_bsp(locus::mpi::context& ctx, dist_tiles& a, unsigned workers);
 #if LOCUS_MPI_BENCH_SCALAPACK
 double factor_scalapack(locus::mpi::context& ctx, dist_tiles& a);

@@ -10,7 +10,10 @@
 // region, as in locus-bench's cholesky.
 #include <locus/dataflow.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <memory>
 
 #include "cholesky.hpp"
 
@@ -30,7 +33,14 @@ std::size_t declared_bytes(std::size_t bytes) {
   return any ? 0 : bytes;
 }
 
-void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
+/// The tile kernels' nanoseconds, summed over the tasks (relaxed: a sum read after wait()).
+using kernel_clock = std::chrono::steady_clock;
+
+/// Shared by the tasks (a task that outlives a failed wait() still has its counter).
+using kernel_counter = std::shared_ptr<std::atomic<std::uint64_t>>;
+
+void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kernel_ns,
+           std::uint64_t& tasks) {
   const std::size_t nt = a.tiles(), b = a.size().b, bytes = a.tile_bytes();
   const std::size_t declared = declared_bytes(bytes);
   const auto key = [nt](std::size_t i, std::size_t j) { return i * nt + j; };
@@ -50,10 +60,12 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
     const bool final_tile = t.kind == op::potrf || t.kind == op::trsm;
     df::event<df::datablock> out =
         final_tile ? dg.event<df::datablock>(w, bytes) : df::event<df::datablock>();
-    df::edt e = dg.task(1 + nreads, [t, b, nreads, out](df::edt_args& in) mutable {
+    ++tasks;
+    df::edt e = dg.task(1 + nreads, [t, b, nreads, out, kernel_ns](df::edt_args& in) mutable {
       double* x = in.get<df::datablock>(0).as<double>().data();
       const double* r0 = nreads > 0 ? in.read<double>(1).data() : nullptr;
       const double* r1 = nreads > 1 ? in.read<double>(2).data() : nullptr;
+      const auto t0 = kernel_clock::now();
       switch (t.kind) {
         case op::potrf:
           ck::potrf(x, b);
@@ -68,6 +80,11 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
           ck::gemm(r0, r1, x, b);
           break;
       }
+      kernel_ns->fetch_add(
+          static_cast<std::uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(kernel_clock::now() - t0)
+                  .count()),
+          std::memory_order_relaxed);
       out.satisfy(in.get<df::datablock>(0));
     });
     df::add_dependence(cur[w], e, 0);
@@ -79,15 +96,19 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a) {
 
 }  // namespace
 
-double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, double& idle_s) {
-  return timed(ctx, [&] {
+double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, locus_counts& c) {
+  const auto kernel_ns = std::make_shared<std::atomic<std::uint64_t>>(0);
+  const double s = timed(ctx, [&] {
     const std::uint64_t idle0 = idle_ns(rt);
     const std::size_t nt = a.tiles();
     locus::mpi::dist_graph dg(rt, [&a, nt](std::uint64_t k) { return a.owner(k / nt, k % nt); });
-    build(dg, a);
+    build(dg, a, kernel_ns, c.tasks);
     dg.wait();
-    idle_s += double(idle_ns(rt) - idle0) * 1e-9;
+    c.idle_s += double(idle_ns(rt) - idle0) * 1e-9;
   });
+  // After wait(): every task's fetch_add happened before the graph was done.
+  c.kernel_s += double(kernel_ns->load(std::memory_order_relaxed)) * 1e-9;
+  return s;
 }
 
 }  // namespace locus_mpi_bench::chol

@@ -3,7 +3,8 @@
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
 //          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
 //          [--worker-poll-us N]
-//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--json FILE]
+//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--pin off|on|auto]
+//          [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
 #include <mpi.h>
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "bench.hpp"
+#include "pinning.hpp"
 
 namespace locus_mpi_bench {
 
@@ -87,6 +89,11 @@ int main(int argc, char** argv) {
   app.add_flag("--lat", p.lat,
                "cholesky, locus: trace every remote tile and add the latency of a remote "
                "dependence (\"latency\") to the JSON");
+  std::string pin = "off";
+  app.add_option("--pin", pin,
+                 "pin each locus worker to one of the rank's CPUs: off (default), on, or auto "
+                 "(when no other rank on the host may use them and there is one per worker)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_option("--json", json_path, "write the results here (rank 0)");
   try {
     app.parse(argc, argv);
@@ -124,7 +131,8 @@ int main(int argc, char** argv) {
   locus::mpi::context& ctx = *ctx_storage;
   locus::config cfg;
   cfg.workers = workers;
-  cfg.pin = false;
+  const pin_choice pinned = choose_pinning(ctx, pin, workers);
+  cfg.pin = pinned.pin;
   std::optional<locus::runtime> rt_storage;
   rt_storage.emplace(cfg);
   locus::runtime& rt = *rt_storage;
@@ -177,6 +185,8 @@ int main(int argc, char** argv) {
       nlohmann::json doc{{"machine",
                           {{"hardware_threads", std::thread::hardware_concurrency()},
                            {"note", "shared machine; ranks x workers as given"}}},
+                         {"pinned", pinned.pin},
+                         {"pin_reason", pinned.why},
                          {"command", command},
                          {"results", all}};
       std::ofstream(json_path) << doc.dump(2) << "\n";

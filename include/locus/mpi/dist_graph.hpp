@@ -17,7 +17,8 @@
 // owner map (the same function everywhere) says which rank produces it. dg.event<T>(key) on the
 // owner is an ordinary event the program satisfies; on any other rank it is an event the
 // communication worker satisfies with the owner's value, fetched the first time the rank asks
-// for the key (a request to the owner, answered once the owner's event fired). Values travel
+// for the key (a request to the owner, answered once the owner's event fired; at one rank
+// nothing is exported, and the graph is the local graph plus the fence). Values travel
 // by value: a trivially copyable T, or a datablock (its bytes; the receiver gets its own
 // block). The type (and, for T, the size; for a datablock, the size given to
 // event<datablock>(key, bytes) unless 0) is checked: by the owner against the request when the
@@ -70,12 +71,17 @@ struct wire_type {
   const char* name = "";
 };
 [[nodiscard]] std::uint64_t hash_name(const char* name) noexcept;
+/// Computed once per T (dist_graph::event asks for it at every call: a graph that reads a key
+/// per task hashed the name once per read).
 template <class T>
-wire_type wire_type_of() {
-  const char* n = std::is_same_v<T, locus::dataflow::datablock> ? "locus::dataflow::datablock"
-                                                                : typeid(T).name();
-  return {hash_name(n) ^ (std::is_same_v<T, locus::dataflow::datablock> ? 0 : sizeof(T)),
-          std::is_same_v<T, locus::dataflow::datablock> ? 0 : sizeof(T), n};
+const wire_type& wire_type_of() {
+  static const wire_type w = [] {
+    const char* n = std::is_same_v<T, locus::dataflow::datablock> ? "locus::dataflow::datablock"
+                                                                  : typeid(T).name();
+    return wire_type{hash_name(n) ^ (std::is_same_v<T, locus::dataflow::datablock> ? 0 : sizeof(T)),
+                     std::is_same_v<T, locus::dataflow::datablock> ? 0 : sizeof(T), n};
+  }();
+  return w;
 }
 
 /// Where an imported value lands (on the communication worker).
@@ -216,7 +222,11 @@ class dist_graph {
     detail::dist_check_key(*m_s, key);
     auto ev = std::make_shared<locus::dataflow::event<T>>();
     const int own = owner(key);
-    if (own == m_ctx->rank()) {
+    if (own == m_ctx->rank() && m_ctx->size() == 1) {
+      // One rank: no other rank exists to ask for the value, so it is not exported (no export
+      // task in the local graph, no op for the communication worker): the event is the local
+      // one alone, and the graph is the shared-memory graph plus the fence.
+    } else if (own == m_ctx->rank()) {
       // A task of the local graph hands the value to the communication worker once it fired
       // (with worker_progress, its worker starts the sends itself when nobody else progresses).
       detail::dist_state* s = m_s;
