@@ -232,7 +232,7 @@ class engine {
   /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
   /// length, nothing is published through it).
   std::atomic<std::int64_t> m_last_help{0};
-  std::atomic<std::uint64_t> m_worker_steps{0}, m_worker_step_completed{0};
+  std::atomic<std::uint64_t> m_worker_steps{0}, m_worker_step_completed{0}, m_worker_step_tries{0};
   /// At the end of the last step: a user request (not a background receive, not a zombie) or a
   /// held op was left. With an empty inbox, help() takes no lock and makes no MPI call unless it
   /// is set (an idle worker polling a ping-pong's receive would otherwise test the module's

@@ -52,6 +52,7 @@ comm_stats engine::stats() const noexcept {
   s.idle_wakeups = ps.idle_wakeups.load(std::memory_order_relaxed);
   s.worker_steps = m_worker_steps.load(std::memory_order_relaxed);
   s.worker_step_completed = m_worker_step_completed.load(std::memory_order_relaxed);
+  s.worker_step_tries = m_worker_step_tries.load(std::memory_order_relaxed);
   s.values_one_message = values_one_message.load(std::memory_order_relaxed);
   s.values_with_header = values_with_header.load(std::memory_order_relaxed);
   return s;

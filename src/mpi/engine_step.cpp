@@ -45,6 +45,7 @@ bool engine::help(bool* ran) noexcept {
   if (m_inbox.load(std::memory_order_relaxed) == nullptr &&
       !m_user_pending.load(std::memory_order_relaxed))
     return false;
+  m_worker_step_tries.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lk(m_progress_mx, std::try_to_lock);
   // Another thread progresses (the communication worker, or another worker): nothing to add.
   // After the loop ended MPI is being finalised; after ~context began, the end is the

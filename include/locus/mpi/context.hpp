@@ -130,6 +130,9 @@ struct comm_stats {
   // or idle) and the requests they completed; these requests are part of `completed` too.
   std::uint64_t worker_steps = 0;
   std::uint64_t worker_step_completed = 0;
+  /// The steps workers tried: something was pending, so the worker tried the progress lock;
+  /// `worker_steps` of them got it (the others found another thread progressing).
+  std::uint64_t worker_step_tries = 0;
   /// dist_graph values received as one message (the reader declared their size) and as a
   /// header then the bytes (it did not).
   std::uint64_t values_one_message = 0;
