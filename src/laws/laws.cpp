@@ -193,7 +193,18 @@ class laws_impl final : public ext::spawn_rule,
       if (v >= w.index()) ++v;
       if (w.steal_from(v, out)) return true;
     }
-    return w.take_mail(w.place(), out);
+    if (!w.take_mail(w.place(), out)) return false;
+    // acquire() chose this path from m_stage and m_in_iteration read before this take, and a
+    // worker between two iterations reads them as the last one's end() left them: the root
+    // it takes here may be the next iteration's. run() posted it after begin() stored the
+    // flags, and the mailbox's lock orders that post before this take, so read them again: a
+    // packed iteration's root goes to its socket (rehome_root) as on the packed path.
+    // (Without this, one root in ~30 runs of LawsParts.ARootInsideOnePartStartsOnItsSocket
+    // under load ran on socket 0.)
+    if (m_in_iteration.load(std::memory_order_relaxed) &&
+        m_stage.load(std::memory_order_relaxed) == stage::packed)
+      return !rehome_root(w, out);
+    return true;
   }
 
   /// Wakes the head of one other socket that is parked, quiet and has nothing in its own two
