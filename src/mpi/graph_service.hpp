@@ -24,6 +24,14 @@ struct wire_header {
 };
 static_assert(sizeof(wire_header) == 64);
 
+/// The bytes of the one message a value travels as when the reader knows its size: a T's size,
+/// else the size a datablock was asked for with; 0: unknown (a header, then the bytes). One
+/// rule for the reader's receive (dist_import) and the owner's send (request_msg).
+[[nodiscard]] constexpr std::uint64_t one_message_bytes(std::uint64_t type_size,
+                                                        std::uint64_t declared_bytes) noexcept {
+  return type_size != 0 ? type_size : declared_bytes;
+}
+
 struct request_msg {
   std::uint64_t epoch = 0, key = 0;
   std::uint64_t sequence = 0;  ///< the asker's creation-sequence hash of `epoch`
@@ -38,7 +46,7 @@ struct request_msg {
   /// The value's size the asker pre-posted its receive for (size, else bytes); 0: unknown, the
   /// value comes as a wire_header then its bytes.
   [[nodiscard]] std::uint64_t one_message_bytes() const noexcept {
-    return size != 0 ? size : bytes;
+    return detail::one_message_bytes(size, bytes);
   }
 };
 static_assert(sizeof(request_msg) == 136);

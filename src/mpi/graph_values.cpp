@@ -22,10 +22,6 @@ std::string readable(const char* mangled) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 /// A send the module makes and nobody awaits: its failure is a fault of this rank.
 struct owned_send final : op {
   owned_send(MPI_Comm c, int dest, int tag, const void* data, std::size_t bytes,
@@ -62,10 +58,6 @@ struct owned_send final : op {
   std::shared_ptr<const void> m_keep;
 };
 
-}  // namespace
-
-namespace {
-
 /// This rank wants `key`: ask its owner, and receive the value. When the size is known (a T, or
 /// a datablock asked for with its size) one receive of the bytes is posted with the request
 /// and the owner checks type and size (one message per value); otherwise the header first,
@@ -85,7 +77,7 @@ struct import_op final : op {
     msg->size = type.size;
     msg->bytes = expected_bytes;
     std::strncpy(msg->name, type.name, sizeof msg->name - 1);
-    // one_message and buf: set by dist_import (the same rule as the request's).
+    // one_message and buf: set by dist_import (one_message_bytes, the request's rule too).
     g.check_left(e, epoch, owner);
     // The receive first, then the request: the value cannot come before it is asked for, and
     // posted ahead it is matched as it arrives (no unexpected-message copy or queue).
@@ -298,7 +290,7 @@ void dist_import(dist_state& s, std::uint64_t key, int owner, const wire_type& t
   o->sink = std::move(sink);
   // The size is known (a T, or a datablock asked for with its size): one message, into
   // storage made here, outside the progress step (import_op::buf).
-  o->one_message = t.size != 0 ? t.size : bytes;
+  o->one_message = one_message_bytes(t.size, bytes);
   if (o->one_message != 0) o->buf = o->sink->buffer(o->one_message);
   s.e->submit(o);
 }

@@ -210,7 +210,7 @@ class dist_graph {
     static_assert(std::is_same_v<T, locus::dataflow::datablock> ||
                       (std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>),
                   "a distributed event carries a trivially copyable T or a datablock");
-    const detail::wire_type t = detail::wire_type_of<T>();
+    const detail::wire_type& t = detail::wire_type_of<T>();
     std::lock_guard lk(m_mx);
     auto it = m_events.find(key);
     if (it != m_events.end()) {
@@ -222,30 +222,11 @@ class dist_graph {
     detail::dist_check_key(*m_s, key);
     auto ev = std::make_shared<locus::dataflow::event<T>>();
     const int own = owner(key);
-    if (own == m_ctx->rank() && m_ctx->size() == 1) {
+    if (own == m_ctx->rank()) {
       // One rank: no other rank exists to ask for the value, so it is not exported (no export
       // task in the local graph, no op for the communication worker): the event is the local
       // one alone, and the graph is the shared-memory graph plus the fence.
-    } else if (own == m_ctx->rank()) {
-      // A task of the local graph hands the value to the communication worker once it fired
-      // (with worker_progress, its worker starts the sends itself when nobody else progresses).
-      detail::dist_state* s = m_s;
-      auto t_export = m_g.task(1, [s, key, t](locus::dataflow::edt_args& in) {
-        detail::export_value v;
-        if constexpr (std::is_same_v<T, locus::dataflow::datablock>) {
-          auto b = std::make_shared<locus::dataflow::datablock>(in.get<T>(0));
-          v.data = b->bytes().data();
-          v.bytes = b->size();
-          v.keep = std::move(b);
-        } else {
-          auto b = std::make_shared<T>(in.get<T>(0));
-          v.data = b.get();
-          v.bytes = sizeof(T);
-          v.keep = std::move(b);
-        }
-        detail::dist_export(*s, key, t, std::move(v));
-      });
-      locus::dataflow::add_dependence(*ev, t_export, 0);
+      if (m_ctx->size() > 1) export_when_fired(*ev, key, t);
     } else {
       std::unique_ptr<detail::import_sink> sink;
       if constexpr (std::is_same_v<T, locus::dataflow::datablock>)
@@ -258,6 +239,33 @@ class dist_graph {
     return *ev;
   }
 
+ private:
+  /// On the owner of `key` (more than one rank): a task of the local graph hands the value to
+  /// the communication worker once `ev` fired (with worker_progress, its worker starts the
+  /// sends itself when nobody else progresses).
+  template <class T>
+  void export_when_fired(locus::dataflow::event<T>& ev, std::uint64_t key,
+                         const detail::wire_type& t) {
+    detail::dist_state* s = m_s;
+    auto t_export = m_g.task(1, [s, key, t](locus::dataflow::edt_args& in) {
+      detail::export_value v;
+      if constexpr (std::is_same_v<T, locus::dataflow::datablock>) {
+        auto b = std::make_shared<locus::dataflow::datablock>(in.get<T>(0));
+        v.data = b->bytes().data();
+        v.bytes = b->size();
+        v.keep = std::move(b);
+      } else {
+        auto b = std::make_shared<T>(in.get<T>(0));
+        v.data = b.get();
+        v.bytes = sizeof(T);
+        v.keep = std::move(b);
+      }
+      detail::dist_export(*s, key, t, std::move(v));
+    });
+    locus::dataflow::add_dependence(ev, t_export, 0);
+  }
+
+ public:
   /// A task of the local graph (dataflow::graph::task). A body that returns void is followed,
   /// on its worker, by one progress step of the rank's messages (options::worker_progress).
   template <class F>
