@@ -44,6 +44,39 @@ frame_stack::~frame_stack() {
     free_stacklet(s);
 }
 
+namespace {
+/// A block's size from its header. Not instrumented by ASan: a block another thread freed is
+/// poisoned, header and all (free_remote), and the walk below steps over it. Its header is
+/// written once, by the owner's allocate, and read-only after that.
+#if defined(__clang__) || defined(__GNUC__)
+[[gnu::no_sanitize_address]]
+#endif
+std::size_t
+header_bytes(const char* p) noexcept {
+  return reinterpret_cast<const block_header*>(p)->bytes;
+}
+}  // namespace
+
+void frame_stack::count_blocks(stacklet* s) noexcept {
+  // Uncounted: the owner made no hole since the stacklet was switched to, so each block in
+  // [base, top) is one it allocated and has not freed (other threads' frees are in `remote`,
+  // which the invariant adds). The blocks are contiguous: allocate bumps top by the size it
+  // writes in the header, and a free on top lowers top to the block's start.
+  std::int64_t n = 0;
+  const char* const top = s->top.load(std::memory_order_relaxed);
+  for (const char* p = s->base(); p < top; p += header_bytes(p))
+    ++n;
+  s->local_live = n;
+  s->counted = true;
+}
+
+void frame_stack::free_hole(stacklet* s) noexcept {
+  if (!s->counted) count_blocks(s);
+  --s->local_live;
+  if (s->local_live + s->remote.load(std::memory_order_acquire) == 0)
+    s->top.store(s->base(), std::memory_order_relaxed);  // everything freed: drop the holes
+}
+
 void frame_stack::switch_to(stacklet* s) noexcept {
   // No live frame is left on `s`: every free poisoned its block already; poison it all again
   // so that the free space is poisoned whatever happened to it.
@@ -58,6 +91,7 @@ void frame_stack::switch_to(stacklet* s) noexcept {
   // report, by the dataflow layer's 10^6-task chain).
   s->remote.store(0, std::memory_order_relaxed);
   s->local_live = 0;
+  s->counted = false;  // empty: no hole (see "Counted after a hole")
   // release: a reader of m_current (held_bytes) also sees m_retired_bytes as of this switch.
   m_current.store(s, std::memory_order_release);
 }
@@ -69,7 +103,7 @@ void* frame_stack::allocate_slow(std::size_t total) {
   }
   fold_peak();
   stacklet* s = m_current.load(std::memory_order_relaxed);
-  if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
+  if (local_live_of(s) + s->remote.load(std::memory_order_acquire) == 0) {
     switch_to(s);  // the stacklet is full of holes only: reuse it in place
   } else {
     // Retire: fold the owner's count into `remote`, which from now on is the live count.
@@ -116,7 +150,7 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   // holds this stack), whose top block this is, while the current one holds no live frame.
   // acquire on remote: the remote frees counted there happened before (their blocks are dead).
   const bool pop_back = r->owner == this && p + bytes == r->top.load(std::memory_order_relaxed) &&
-                        c->local_live + c->remote.load(std::memory_order_acquire) == 0;
+                        local_live_of(c) + c->remote.load(std::memory_order_acquire) == 0;
   // A stacklet of this stack other than the current one is retired (spares hold no
   // frame): the index check only guards the invariant.
   if (!pop_back || r->retired_index >= m_retired.size() || m_retired[r->retired_index] != r) {
@@ -129,6 +163,7 @@ void frame_stack::deallocate_other(block_header* h) noexcept {
   // a remote free before the exchange is in `live`, one after it makes `remote` negative.
   const std::int64_t live = r->remote.exchange(0, std::memory_order_acq_rel) - 1;
   r->local_live = live;
+  r->counted = true;
   char* const top = live == 0 ? r->base() : p;
   r->top.store(top, std::memory_order_relaxed);
   r->hwm.store(top, std::memory_order_relaxed);

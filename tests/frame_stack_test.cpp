@@ -73,6 +73,41 @@ TEST(FrameStack, HolesAreReclaimedWhenEverythingIsFreed) {
   EXPECT_EQ(s.allocate(64), a);
 }
 
+// A stacklet keeps no count until its first hole, which counts the blocks below the top by
+// walking their headers (frame_stack.hpp, "Counted after a hole"). A miscount shows as the
+// top dropping to the base under a live frame: the next allocation would then overlap it.
+TEST(FrameStack, TheFirstHoleCountsTheBlocksBelowTheTop) {
+  frame_stack s;
+  char* a = alloc(s, 64);
+  char* b = alloc(s, 100);
+  char* c = alloc(s, 64);
+  char* d = alloc(s, 300);
+  s.deallocate_local(header_of(b));  // the first hole: 4 blocks counted, 3 left
+  s.deallocate_local(header_of(d));  // on top: 2 left (a, c)
+  s.deallocate_local(header_of(c));  // on top: 1 left (a), so the top stays above b's hole
+  char* e = alloc(s, 64);
+  EXPECT_EQ(e, c);  // not a's bytes: a lives
+  s.deallocate_local(header_of(e));
+  s.deallocate_local(header_of(a));  // the last one, below the top: the stacklet restarts
+  EXPECT_EQ(alloc(s, 64), a);
+}
+
+// The walk steps over a block another thread freed (poisoned under ASan, header and all) and
+// counts it as the owner's: `remote` holds its free.
+TEST(FrameStack, TheFirstHoleStepsOverBlocksFreedRemotely) {
+  frame_stack s;
+  char* a = alloc(s, 64);
+  char* b = alloc(s, 64);
+  char* c = alloc(s, 64);
+  std::thread([&] { frame_stack::free_remote(header_of(a)); }).join();
+  s.deallocate_local(header_of(b));  // the first hole: a, b, c counted; live: c alone
+  char* d = alloc(s, 64);
+  EXPECT_GT(d, c);  // c lives: nothing restarted
+  s.deallocate_local(header_of(d));
+  s.deallocate_local(header_of(c));
+  EXPECT_EQ(alloc(s, 64), c);  // LIFO reuse above b's hole
+}
+
 TEST(FrameStack, RemoteFreesAndRetirementKeepCountsRight) {
   frame_stack s;
   std::vector<void*> blocks;

@@ -13,9 +13,11 @@
 //   * any other free (other thread, or an older stacklet) decrements the stacklet's atomic
 //     `remote` counter.
 // Counting invariant: before a stacklet is retired, `remote` <= 0 and the number of live
-// frames is `local_live + remote`. When the owner retires a full stacklet it adds `local_live`
-// into `remote`, which then equals the live count (>= 0). Only the owner ever reclaims: it
-// scans its retired stacklets on the slow path and reuses those whose `remote` reads 0.
+// frames is `local_live + remote`, where local_live is the owner's count (frames it allocated
+// and has not freed), kept only once the stacklet has a hole (see "Counted after a hole").
+// When the owner retires a full stacklet it adds `local_live` into `remote`, which then
+// equals the live count (>= 0). Only the owner ever reclaims: it scans its retired stacklets
+// on the slow path and reuses those whose `remote` reads 0.
 //
 // Pop-back (a segmented stack's answer to segment waste). A deep path that crosses a stacklet
 // boundary retires the full stacklet R and continues on the next one, C. When the path then
@@ -29,6 +31,16 @@
 // `remote`: the invariant above holds again), its top drops to the freed block, and C goes
 // to the spares, the empty stacklets the owner switches to before it makes a new one. A path
 // oscillating across a boundary therefore costs two stacklets, not one more per crossing.
+//
+// Counted after a hole. Until the owner frees a block that is not on top (a hole), every
+// block below the top is one the owner allocated and has not freed, so its count is the
+// number of blocks in [base, top): nothing needs to keep it. An uncounted stacklet allocates
+// and frees with no counter at all; the first hole counts the blocks once, by walking their
+// headers from the base (count_blocks), and from then on allocate and free keep local_live,
+// until the stacklet is switched to again (empty). A pop-back's stacklet is counted (its count
+// comes from `remote`). Why: a count changed by every allocation and every free is two
+// read-modify-writes per frame; fib at 1 worker, which never makes a hole, ran about 7% slower
+// for them (docs/design/0020, "The frame stack's live count").
 //
 // Spares are kept, all of them, on an intrusive list (LIFO: the last one left is the warmest).
 // A deep path that retracts across k boundaries leaves k empty stacklets; freeing them (as the
@@ -135,6 +147,7 @@ struct stacklet {
   std::atomic<char*> hwm{nullptr};  ///< highest top while current (see "Peak bytes" above)
   const void* owner = nullptr;      ///< the frame_stack that made it (written once)
   std::uint32_t retired_index = 0;  ///< owner-only: its index in m_retired while retired
+  bool counted = false;             ///< owner-only: local_live is kept (see "Counted after a hole")
   stacklet* next_spare = nullptr;   ///< owner-only: the spare list's link while a spare
   [[nodiscard]] char* base() const noexcept {
     return reinterpret_cast<char*>(const_cast<stacklet*>(this)) + k_block_header * 4;
@@ -175,7 +188,7 @@ class frame_stack {
       s->hwm.store(p + total, std::memory_order_relaxed);
     }
     s->top.store(p + total, std::memory_order_relaxed);
-    ++s->local_live;
+    if (s->counted) ++s->local_live;
     asan_unpoison(p, total);
     *reinterpret_cast<block_header*>(p) = {total, 0};
     return p + k_block_header;
@@ -206,16 +219,21 @@ class frame_stack {
   void
   deallocate_current(block_header* h) noexcept {
     stacklet* s = stacklet_of(h);
-    --s->local_live;
     char* p = reinterpret_cast<char*>(h);
     const std::size_t bytes = h->bytes;
     asan_poison(p, bytes);
     if (p + bytes == s->top.load(std::memory_order_relaxed)) {
+      if (!s->counted) [[likely]] {
+        // No hole below: p is the base exactly when no local frame is left.
+        s->top.store(p, std::memory_order_relaxed);
+        return;
+      }
       // With no local frame left and (hence) no remote one, drop any holes below as well.
+      --s->local_live;
       s->top.store(s->local_live == 0 ? s->base() : p, std::memory_order_relaxed);
-    } else if (s->local_live + s->remote.load(std::memory_order_acquire) == 0) {
-      s->top.store(s->base(), std::memory_order_relaxed);  // everything freed: drop the holes
+      return;
     }
+    free_hole(s);  // a tail call: nothing of the caller is live across it (docs/design/0016)
   }
 
   [[nodiscard]] bool owns_current(const block_header* h) const noexcept {
@@ -235,6 +253,13 @@ class frame_stack {
   /// runtime's stats lock serializes them).
   void reset_peak() noexcept;
 
+  /// The owner's live count of `s`: local_live once counted, else the blocks below its top
+  /// (which counts it from now on). Owner only.
+  static std::int64_t local_live_of(stacklet* s) noexcept {
+    if (!s->counted) count_blocks(s);
+    return s->local_live;
+  }
+
   static stacklet* stacklet_of(const void* p) noexcept {
     return reinterpret_cast<stacklet*>(reinterpret_cast<std::uintptr_t>(p) &
                                        ~(std::uintptr_t{k_stacklet_bytes} - 1));
@@ -253,6 +278,13 @@ class frame_stack {
 
  private:
   void* allocate_slow(std::size_t total);
+  /// Start counting an uncounted stacklet: local_live = the blocks in [base, top), found by
+  /// walking their headers (every one is live to the owner: there is no hole yet). Owner only.
+  [[gnu::cold, gnu::noinline]] static void count_blocks(stacklet* s) noexcept;
+  /// The owner freed a block of `s` below its top: count `s` if it is not yet (the block is
+  /// still among [base, top)), drop the block from the count, and drop every hole when no
+  /// frame is left. Out of line: it holds a call.
+  [[gnu::noinline]] static void free_hole(stacklet* s) noexcept;
   /// Owner thread, a block not on the current stacklet: pop back to its stacklet (see
   /// "Pop-back") or count it as a remote free.
   void deallocate_other(block_header* h) noexcept;
