@@ -70,6 +70,9 @@ struct op {
   /// Started on the communication worker only (context::call: the program's MPI calls, which
   /// may block): a locus worker's progress step (engine::help) stops at it.
   bool comm_thread_only = false;
+  /// A receive a task of this rank waits on (a user recv, a dist_graph import): while one is
+  /// pending an idle worker keeps stepping (options::idle_progress).
+  bool awaited = false;
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -112,6 +115,20 @@ class engine {
   /// submit(o), then help(): a worker that starts its own op does not wake the communication
   /// worker; if help() could not run, the ordinary wake-up (submit's) follows.
   void submit_and_help(op* o);
+  /// How long an idle worker keeps stepping while an awaited receive is pending
+  /// (options::idle_progress; poll_set::idle_poll): 0 unless direct start and worker_progress
+  /// are on, since only then does a worker step at all.
+  [[nodiscard]] std::chrono::microseconds idle_progress() const noexcept {
+    return m_direct && m_worker_progress.load(std::memory_order_relaxed)
+               ? m_opts.idle_progress
+               : std::chrono::microseconds(0);
+  }
+  /// An awaited receive (op::awaited) was left pending at the end of the last step (relaxed: a
+  /// hint, like m_user_pending; a stale true costs an idle worker steps within its window, a
+  /// stale false its park, i.e. the behaviour before idle_progress).
+  [[nodiscard]] bool receive_pending() const noexcept {
+    return m_recv_pending.load(std::memory_order_relaxed);
+  }
   void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept {
     m_worker_progress.store(on, std::memory_order_relaxed);
     m_busy_sleep_us.store(busy_sleep.count(), std::memory_order_relaxed);
@@ -239,7 +256,10 @@ class engine {
   /// background receives on every turn). Relaxed: a hint; a stale value costs one useless step
   /// or leaves the request to the next step (the communication worker's at the latest).
   std::atomic<bool> m_user_pending{false};
-  /// Under m_progress_mx: sets m_user_pending from m_active and m_held; returns it.
+  /// The same hint for awaited receives alone (receive_pending()); set with m_user_pending.
+  std::atomic<bool> m_recv_pending{false};
+  /// Under m_progress_mx: sets m_user_pending (and m_recv_pending) from m_active and m_held;
+  /// returns m_user_pending.
   bool note_user_pending() noexcept;
   std::atomic<bool> m_sleeping{false};
   std::mutex m_sleep_mx;

@@ -77,10 +77,17 @@ std::vector<value_trace> engine::take_traces() {
 }
 
 bool engine::note_user_pending() noexcept {
-  const bool pending =
-      m_held != nullptr || std::any_of(m_active.begin(), m_active.end(),
-                                       [](op* o) { return !o->background && !o->zombie; });
+  bool pending = m_held != nullptr, awaited = false;
+  for (const op* o : m_active) {
+    if (o->background || o->zombie) continue;
+    pending = true;
+    if (o->awaited) {
+      awaited = true;
+      break;
+    }
+  }
   m_user_pending.store(pending, std::memory_order_relaxed);
+  m_recv_pending.store(awaited, std::memory_order_relaxed);
   return pending;
 }
 

@@ -31,6 +31,8 @@ class idle_poller final : public ext::observer {
       poll_set::instance().note_state(st::busy);
     else if (e == ext::idle_event::stopping)
       poll_set::instance().note_state(st::unknown);
+    else if (e == ext::idle_event::sleeping)
+      poll_set::instance().note_park();
   }
 };
 
@@ -135,12 +137,69 @@ bool poll_set::idle_poll() noexcept {
   // other). A helper that finds the communication worker inside its step (close() is called
   // there) fails its try_lock and leaves at once, so that wait is short.
   bool helped = false;
+  std::chrono::microseconds window{0};
   if (m_help.load(std::memory_order_relaxed) != nullptr) {
     m_helpers.fetch_add(1, std::memory_order_seq_cst);
-    if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) helped = e->help();
+    if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) {
+      helped = e->help();
+      // Read while the engine is kept: after the step, whose end set the hint.
+      if (e->receive_pending()) window = e->idle_progress();
+    }
     m_helpers.fetch_sub(1, std::memory_order_release);
   }
-  return poll_requests() || helped;
+  const bool did = poll_requests() || helped;
+  return keep_stepping(did, window) || did;
+}
+
+// options::idle_progress. Without it a worker made one step when its deque ran empty, then
+// spun and parked (find_work), and a value that landed after that step waited for the
+// communication worker's next wake-up (up to max_sleep; busy_sleep while it sleeps lazily) and
+// then for the parked worker's wake-up. Now, while an awaited receive is pending, the worker
+// stays in before_idle ("pop again") and steps again, for at most `window` since its last
+// step that completed something. The bound: no step, spin or yield beyond one relaxed load
+// when no awaited receive is pending (the window is 0 then), and at most `window` of them per
+// idle spell when one is (then the park, and the communication worker, as before). The state
+// is this worker thread's alone (thread_local): nothing is shared, nothing to order.
+bool poll_set::keep_stepping(bool did, std::chrono::microseconds window) noexcept {
+  struct spell {
+    bool on = false;
+    clock::time_point since{}, last{};
+    std::chrono::microseconds gap{1};
+  };
+  thread_local spell t;
+  if (did || window.count() <= 0) {
+    t.on = false;  // a completion (pop again anyway), or nothing awaited: a new window next
+    return false;
+  }
+  const auto now = clock::now();
+  // A spell whose last step is more than a window past is over (another observer's
+  // before_idle made work, which ran meanwhile): this is a new one. (A worker preempted that
+  // long between two steps also starts anew: at most one window of steps per window off the
+  // core, with a yield between any two.)
+  if (!t.on || now - t.last > window) {
+    t = spell{true, now, now, std::chrono::microseconds(1)};
+  } else if (now - t.since >= window) {
+    t.on = false;  // the window is spent: look for work elsewhere, then park
+    return false;
+  }
+  // Back off between empty steps (1 µs doubling to 64 µs), yielding: on a core shared with
+  // the communication worker or other ranks, they run meanwhile.
+  const auto until = now + t.gap;
+  t.gap = std::min(t.gap * 2, std::chrono::microseconds(64));
+  do
+    std::this_thread::yield();
+  while ((t.last = clock::now()) < until);
+  idle_steps_pending.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void poll_set::note_park() noexcept {
+  // The engine is kept as in idle_poll (m_helpers).
+  if (m_help.load(std::memory_order_relaxed) == nullptr) return;
+  m_helpers.fetch_add(1, std::memory_order_seq_cst);
+  if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr && e->receive_pending())
+    idle_parks_pending.fetch_add(1, std::memory_order_relaxed);
+  m_helpers.fetch_sub(1, std::memory_order_release);
 }
 
 bool poll_set::poll_requests() noexcept {

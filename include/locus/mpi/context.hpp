@@ -102,6 +102,14 @@ struct options {
   /// workers progress between tasks (above): how late a pending message moves on if no graph
   /// task ends meanwhile.
   std::chrono::microseconds busy_sleep{2000};
+  /// worker_progress: how long a worker whose deque ran empty keeps making progress steps
+  /// while a receive that this rank's tasks wait on (a dist_graph import, a recv) is pending,
+  /// before it looks for work elsewhere and parks (docs/design/0014-mpi.md, "Idle workers
+  /// step while a receive is pending"). Between two steps that completed nothing it backs off
+  /// (yields, 1 µs doubling up to 64 µs); a step that completes something starts the window
+  /// again. With no such receive pending it makes one step, then looks for work and parks, as
+  /// before. 0: one step, then it looks for work (before 2026-11-27).
+  std::chrono::microseconds idle_progress{2000};
 };
 
 namespace detail {
@@ -133,6 +141,13 @@ struct comm_stats {
   /// The steps workers tried: something was pending, so the worker tried the progress lock;
   /// `worker_steps` of them got it (the others found another thread progressing).
   std::uint64_t worker_step_tries = 0;
+  /// options::idle_progress: steps an idle worker made again after one that completed
+  /// nothing, because a receive the rank's tasks wait on was pending (0 with idle_progress 0).
+  std::uint64_t idle_steps_pending = 0;
+  /// Idle workers that parked (ext::idle_event::sleeping) while such a receive was pending:
+  /// its completion is then the communication worker's, and the task's trip to the parked
+  /// worker a wake-up. Counted with direct start only.
+  std::uint64_t idle_parks_pending = 0;
   /// dist_graph values received as one message (the reader declared their size) and as a
   /// header then the bytes (it did not).
   std::uint64_t values_one_message = 0;
