@@ -1,7 +1,8 @@
 // Workers progress the communication worker's requests (options::worker_progress, engine::help;
 // docs/design/0014-mpi.md, "Workers progress between graph tasks"): a dist_graph task's end is
 // a progress step under direct start only, the communication worker's lazy step grows to
-// busy_sleep while workers step, and a step never runs context::call's function on a worker.
+// busy_sleep while workers step, a step never runs context::call's function on a worker, and
+// an idle worker keeps stepping while an import is pending (options::idle_progress).
 // Each test runs its graph on a runtime of its own with one worker.
 #include <gtest/gtest.h>
 
@@ -154,6 +155,46 @@ TEST(MpiProgress, WhileWorkersStepTheCommunicationWorkerSleepsBusySleepSteps) {
     EXPECT_LT(on * 2, off) << "lazy sleeps with worker progress " << on << ", without " << off;
   else
     EXPECT_GE(on, 20u);  // funneled: no worker steps, so max_sleep steps as without
+}
+
+// options::idle_progress: a reader's worker runs a task, then its deque runs empty while the
+// value its other task waits on is still on its way (the owner computes 40 ms before it makes
+// it): the worker steps again and again (idle_steps_pending) instead of one step, then park.
+// Before 2026-11-27 the count was 0 here (one step when the deque ran empty, then find_work).
+TEST(MpiProgress, AnIdleWorkerKeepsSteppingWhileAnImportIsPending) {
+  auto rt = one_worker();
+  const int rank = ctx().rank();
+  long got = 0;
+  const auto before = ctx().stats();
+  {
+    mpi::dist_graph dg(rt, [](std::uint64_t) { return 0; });
+    df::event<int> go;
+    go.satisfy(0);
+    auto value = dg.event<long>(1);
+    if (rank == 0) {
+      auto make = dg.task(1, [value](df::edt_args&) mutable {
+        spin_for(40ms);
+        value.satisfy(7);
+      });
+      df::add_dependence(go, make, 0);
+    } else {
+      // The worker's first task, so that its deque runs empty (before_idle) with the import
+      // pending; the import was posted when the event was asked for, above.
+      auto first = dg.task(1, [](df::edt_args&) { spin_for(2ms); });
+      df::add_dependence(go, first, 0);
+      auto read = dg.task(1, [&got](df::edt_args& in) { got = in.get<long>(0); });
+      df::add_dependence(value, read, 0);
+    }
+    dg.wait();
+  }
+  const auto after = ctx().stats();
+  const std::uint64_t again = after.idle_steps_pending - before.idle_steps_pending;
+  if (rank == 0) return;
+  EXPECT_EQ(got, 7);
+  if (ctx().direct())
+    EXPECT_GT(again, 0u) << "the idle reader stepped once, then looked for work";
+  else
+    EXPECT_EQ(again, 0u);  // funneled: workers make no steps at all
 }
 
 // context::call runs the program's function on the communication worker, never in a worker's
