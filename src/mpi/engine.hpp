@@ -120,14 +120,22 @@ class engine {
   /// are on, since only then does a worker step at all.
   [[nodiscard]] std::chrono::microseconds idle_progress() const noexcept {
     return m_direct && m_worker_progress.load(std::memory_order_relaxed)
-               ? m_opts.idle_progress
+               ? std::chrono::microseconds(m_idle_progress_us.load(std::memory_order_relaxed))
                : std::chrono::microseconds(0);
+  }
+  void set_idle_progress(std::chrono::microseconds d) noexcept {
+    m_idle_progress_us.store(d.count(), std::memory_order_relaxed);
   }
   /// An awaited receive (op::awaited) was left pending at the end of the last step (relaxed: a
   /// hint, like m_user_pending; a stale true costs an idle worker steps within its window, a
   /// stale false its park, i.e. the behaviour before idle_progress).
   [[nodiscard]] bool receive_pending() const noexcept {
     return m_recv_pending.load(std::memory_order_relaxed);
+  }
+  /// Requests completed so far by every thread's steps (relaxed: a count; idle_poll compares
+  /// two reads to see whether another thread completed something).
+  [[nodiscard]] std::uint64_t completed_count() const noexcept {
+    return m_completed.load(std::memory_order_relaxed);
   }
   void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept {
     m_worker_progress.store(on, std::memory_order_relaxed);
@@ -246,6 +254,8 @@ class engine {
   /// with the caller's own id only; a thread never sees its own id stale).
   std::atomic<std::thread::id> m_comm_id{};
   std::atomic<std::int64_t> m_busy_sleep_us{2000};
+  /// options::idle_progress (relaxed: a setting read by idle workers, nothing published).
+  std::atomic<std::int64_t> m_idle_progress_us{0};
   /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
   /// length, nothing is published through it).
   std::atomic<std::int64_t> m_last_help{0};

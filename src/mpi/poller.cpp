@@ -138,17 +138,19 @@ bool poll_set::idle_poll() noexcept {
   // there) fails its try_lock and leaves at once, so that wait is short.
   bool helped = false;
   std::chrono::microseconds window{0};
+  std::uint64_t done = 0;
   if (m_help.load(std::memory_order_relaxed) != nullptr) {
     m_helpers.fetch_add(1, std::memory_order_seq_cst);
     if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) {
       helped = e->help();
       // Read while the engine is kept: after the step, whose end set the hint.
       if (e->receive_pending()) window = e->idle_progress();
+      done = e->completed_count();
     }
     m_helpers.fetch_sub(1, std::memory_order_release);
   }
   const bool did = poll_requests() || helped;
-  return keep_stepping(did, window) || did;
+  return keep_stepping(did, window, done + completed.load(std::memory_order_relaxed)) || did;
 }
 
 // options::idle_progress. Without it a worker made one step when its deque ran empty, then
@@ -160,11 +162,13 @@ bool poll_set::idle_poll() noexcept {
 // when no awaited receive is pending (the window is 0 then), and at most `window` of them per
 // idle spell when one is (then the park, and the communication worker, as before). The state
 // is this worker thread's alone (thread_local): nothing is shared, nothing to order.
-bool poll_set::keep_stepping(bool did, std::chrono::microseconds window) noexcept {
+bool poll_set::keep_stepping(bool did, std::chrono::microseconds window,
+                             std::uint64_t done) noexcept {
   struct spell {
     bool on = false;
     clock::time_point since{}, last{};
     std::chrono::microseconds gap{1};
+    std::uint64_t done = 0;
   };
   thread_local spell t;
   if (did || window.count() <= 0) {
@@ -175,20 +179,31 @@ bool poll_set::keep_stepping(bool did, std::chrono::microseconds window) noexcep
   // A spell whose last step is more than a window past is over (another observer's
   // before_idle made work, which ran meanwhile): this is a new one. (A worker preempted that
   // long between two steps also starts anew: at most one window of steps per window off the
-  // core, with a yield between any two.)
+  // core, with the back-off below between any two.)
   if (!t.on || now - t.last > window) {
-    t = spell{true, now, now, std::chrono::microseconds(1)};
-  } else if (now - t.since >= window) {
-    t.on = false;  // the window is spent: look for work elsewhere, then park
+    t = spell{true, now, now, std::chrono::microseconds(1), done};
+  } else if (now - t.since >= window || done != t.done) {
+    // The window is spent, or another thread completed a request since this worker's last
+    // step (the communication worker, another worker's step or poll): the task it made ready
+    // waits in a pool, which this loop never looks at (the first version stayed here: such a
+    // task waited for the rest of the window). Look for work elsewhere, then park.
+    t.on = false;
     return false;
   }
-  // Back off between empty steps (1 µs doubling to 64 µs), yielding: on a core shared with
-  // the communication worker or other ranks, they run meanwhile.
-  const auto until = now + t.gap;
-  t.gap = std::min(t.gap * 2, std::chrono::microseconds(64));
-  do
+  // Back off between empty steps: the first ones back to back but for a yield (a value in
+  // flight lands within microseconds), then sleeps of 16 µs doubling to 256 µs. A sleep leaves
+  // the core idle: a version that yielded between all its steps (1 µs doubling to 64 µs) keeps
+  // the core busy whether or not anything else runs on it, and the Cholesky at 2 ranks x 1
+  // worker on 2 loaded cores was slower with it than with idle_progress 0 in 3 of 3 rounds
+  // (docs/benchmarks-mpi.md, 2026-11-27).
+  if (t.gap < std::chrono::microseconds(16)) {
     std::this_thread::yield();
-  while ((t.last = clock::now()) < until);
+    t.gap *= 2;
+  } else {
+    std::this_thread::sleep_for(t.gap);
+    t.gap = std::min(t.gap * 2, std::chrono::microseconds(256));
+  }
+  t.last = clock::now();
   idle_steps_pending.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

@@ -151,8 +151,10 @@ class poll_set {
   void erase(std::size_t i);
   /// idle_poll's tail (options::idle_progress; the bound is stated at its definition): after a
   /// step that completed nothing (`did` false) with an awaited receive pending (`window` > 0),
-  /// backs off and returns true (step again) until `window` has passed in this idle spell.
-  bool keep_stepping(bool did, std::chrono::microseconds window) noexcept;
+  /// backs off and returns true (step again) until `window` has passed in this idle spell, or
+  /// until `done` (requests completed by every thread, read after the step) moves without
+  /// this worker's step completing anything.
+  bool keep_stepping(bool did, std::chrono::microseconds window, std::uint64_t done) noexcept;
 
   std::mutex m_mx;
   engine* m_e = nullptr;  ///< null: closed (under mx)

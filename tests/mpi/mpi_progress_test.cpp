@@ -159,9 +159,11 @@ TEST(MpiProgress, WhileWorkersStepTheCommunicationWorkerSleepsBusySleepSteps) {
 
 // options::idle_progress: a reader's worker runs a task, then its deque runs empty while the
 // value its other task waits on is still on its way (the owner computes 40 ms before it makes
-// it): the worker steps again and again (idle_steps_pending) instead of one step, then park.
-// Before 2026-11-27 the count was 0 here (one step when the deque ran empty, then find_work).
-TEST(MpiProgress, AnIdleWorkerKeepsSteppingWhileAnImportIsPending) {
+// it): with a window the worker steps again and again (idle_steps_pending) instead of one step,
+// then the park; with 0 (the default) it makes one step, then looks for work.
+/// The idle workers' repeated steps on this rank (readers) over one such wait.
+std::uint64_t steps_again_waiting_for_a_value(std::chrono::microseconds window) {
+  ctx().set_idle_progress(window);
   auto rt = one_worker();
   const int rank = ctx().rank();
   long got = 0;
@@ -188,13 +190,20 @@ TEST(MpiProgress, AnIdleWorkerKeepsSteppingWhileAnImportIsPending) {
     dg.wait();
   }
   const auto after = ctx().stats();
-  const std::uint64_t again = after.idle_steps_pending - before.idle_steps_pending;
-  if (rank == 0) return;
-  EXPECT_EQ(got, 7);
+  ctx().set_idle_progress(ctx().opts().idle_progress);
+  if (rank != 0) EXPECT_EQ(got, 7);
+  return after.idle_steps_pending - before.idle_steps_pending;
+}
+
+TEST(MpiProgress, AnIdleWorkerKeepsSteppingWhileAnImportIsPending) {
+  const std::uint64_t on = steps_again_waiting_for_a_value(2ms);
+  const std::uint64_t off = steps_again_waiting_for_a_value(0us);
+  EXPECT_EQ(off, 0u) << "idle_progress 0: one step, then the worker looks for work";
+  if (ctx().rank() == 0) return;  // the owner computes meanwhile
   if (ctx().direct())
-    EXPECT_GT(again, 0u) << "the idle reader stepped once, then looked for work";
+    EXPECT_GT(on, 0u) << "the idle reader stepped once, then looked for work";
   else
-    EXPECT_EQ(again, 0u);  // funneled: workers make no steps at all
+    EXPECT_EQ(on, 0u);  // funneled: workers make no steps at all
 }
 
 // context::call runs the program's function on the communication worker, never in a worker's
