@@ -110,8 +110,9 @@ class engine {
   // ops) has one owner at a time, and no two threads test one request.
   /// A locus worker between two graph tasks, or idle: one progress step if direct start and
   /// worker_progress are on and no other thread is progressing (try_lock: it never waits).
-  /// True if it started or completed something; `*ran` (if given): whether it took the lock.
-  bool help(bool* ran = nullptr) noexcept;
+  /// True if it started or completed something; `*ran` (if given): whether it took the lock;
+  /// `*contended` (if given): something was pending but another thread held the lock.
+  bool help(bool* ran = nullptr, bool* contended = nullptr) noexcept;
   /// submit(o), then help(): a worker that starts its own op does not wake the communication
   /// worker; if help() could not run, the ordinary wake-up (submit's) follows.
   void submit_and_help(op* o);

@@ -142,9 +142,13 @@ bool poll_set::idle_poll() noexcept {
   if (m_help.load(std::memory_order_relaxed) != nullptr) {
     m_helpers.fetch_add(1, std::memory_order_seq_cst);
     if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) {
-      helped = e->help();
-      // Read while the engine is kept: after the step, whose end set the hint.
-      if (e->receive_pending()) window = e->idle_progress();
+      bool contended = false;
+      helped = e->help(nullptr, &contended);
+      // Read while the engine is kept: after the step, whose end set the hint. A step that found
+      // another thread progressing keeps the window too: that thread may be starting the
+      // import right now (its step's end sets the hint), seen at 4 ranks on 2 cores, where the
+      // reader parked after one step with its import in the communication worker's hands.
+      if (e->receive_pending() || contended) window = e->idle_progress();
       done = e->completed_count();
     }
     m_helpers.fetch_sub(1, std::memory_order_release);
@@ -156,12 +160,14 @@ bool poll_set::idle_poll() noexcept {
 // options::idle_progress. Without it a worker made one step when its deque ran empty, then
 // spun and parked (find_work), and a value that landed after that step waited for the
 // communication worker's next wake-up (up to max_sleep; busy_sleep while it sleeps lazily) and
-// then for the parked worker's wake-up. Now, while an awaited receive is pending, the worker
-// stays in before_idle ("pop again") and steps again, for at most `window` since its last
-// step that completed something. The bound: no step, spin or yield beyond one relaxed load
-// when no awaited receive is pending (the window is 0 then), and at most `window` of them per
-// idle spell when one is (then the park, and the communication worker, as before). The state
-// is this worker thread's alone (thread_local): nothing is shared, nothing to order.
+// then for the parked worker's wake-up. With it, while an awaited receive is pending (or the
+// step found another thread progressing, which may be starting one), the worker stays in
+// before_idle ("pop again") and steps again, for at most `window` since its last step that
+// completed something. The bound: with nothing pending (help's early return: empty inbox, no
+// user request) the window is 0 and the worker parks after one relaxed look, as before; with
+// something pending, at most `window` of steps per idle spell, then the park and the
+// communication worker, as before. The state is this worker thread's alone (thread_local):
+// nothing is shared, nothing to order.
 bool poll_set::keep_stepping(bool did, std::chrono::microseconds window,
                              std::uint64_t done) noexcept {
   struct spell {
