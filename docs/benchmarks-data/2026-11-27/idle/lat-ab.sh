@@ -15,7 +15,7 @@ for r in $(seq 1 $R); do
   for v in ${VARIANTS:-base new new-i0 base-b10000 new-b10000}; do
     b=$B1; a="--idle-progress-us 2000"
     case $v in
-      base) b=$B0 ;;
+      base) b=$B0; a="" ;;
       new-i0) a="--idle-progress-us 0" ;;
       base-b10000) b=$B0; a="--busy-sleep-us 10000" ;;
       new-b10000) a="--idle-progress-us 2000 --busy-sleep-us 10000" ;;
