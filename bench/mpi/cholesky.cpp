@@ -246,19 +246,26 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       // requests they completed.
       if (name == "locus") {
         const std::size_t np = static_cast<std::size_t>(ctx.size());
-        const double mine[4] = {
-            lc.idle_s / p.reps, double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
+        constexpr int n_each = 6;
+        const double mine[n_each] = {
+            lc.idle_s / p.reps,
+            double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
             double(comm1.worker_steps - comm0.worker_steps) / p.reps,
-            double(comm1.worker_step_completed - comm0.worker_step_completed) / p.reps};
-        std::vector<double> all(4 * np);
-        ctx.call(
-            [&] { MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD); });
-        std::vector<double> idle(np), cpu(np), steps(np), done(np);
+            double(comm1.worker_step_completed - comm0.worker_step_completed) / p.reps,
+            double(comm1.idle_steps_pending - comm0.idle_steps_pending) / p.reps,
+            double(comm1.idle_parks_pending - comm0.idle_parks_pending) / p.reps};
+        std::vector<double> all(n_each * np);
+        ctx.call([&] {
+          MPI_Gather(mine, n_each, MPI_DOUBLE, all.data(), n_each, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        });
+        std::vector<double> idle(np), cpu(np), steps(np), done(np), again(np), parks(np);
         for (std::size_t k = 0; k < np; ++k) {
-          idle[k] = all[4 * k];
-          cpu[k] = all[4 * k + 1];
-          steps[k] = all[4 * k + 2];
-          done[k] = all[4 * k + 3];
+          idle[k] = all[n_each * k];
+          cpu[k] = all[n_each * k + 1];
+          steps[k] = all[n_each * k + 2];
+          done[k] = all[n_each * k + 3];
+          again[k] = all[n_each * k + 4];
+          parks[k] = all[n_each * k + 5];
         }
         r["worker_idle_s"] = idle;
         // Rank 0's tile kernels (worker-seconds) and tile tasks per factorisation: with
@@ -268,6 +275,10 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
         r["comm_cpu_s_per_rank"] = cpu;
         r["worker_steps_per_rank"] = steps;
         r["worker_step_completed_per_rank"] = done;
+        // options::idle_progress: idle workers' repeated steps while an import was pending,
+        // and their parks while one was.
+        r["idle_steps_pending_per_rank"] = again;
+        r["idle_parks_pending_per_rank"] = parks;
       }
       if (lat) {
         result l = latency_summary(ctx, traces);

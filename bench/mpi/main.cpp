@@ -3,7 +3,8 @@
 //          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
 //          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
 //          [--worker-poll-us N]
-//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--pin off|on|auto]
+//          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--idle-progress-us N]
+//          [--pin off|on|auto]
 //          [--json FILE]
 // It exits with 1 if a result was not verified.
 // Rank 0 prints a table and writes the JSON (locus-bench's shape: machine, command, results).
@@ -86,6 +87,10 @@ int main(int argc, char** argv) {
   app.add_option("--busy-sleep-us", busy_sleep_us,
                  "worker progress: the communication worker's sleep step while every worker "
                  "computes (default: the module's)");
+  long idle_progress_us = -1;
+  app.add_option("--idle-progress-us", idle_progress_us,
+                 "worker progress: µs an idle worker keeps stepping while a receive its rank's "
+                 "tasks wait on is pending (0: one step, then it parks; default: the module's)");
   app.add_flag("--lat", p.lat,
                "cholesky, locus: trace every remote tile and add the latency of a remote "
                "dependence (\"latency\") to the JSON");
@@ -110,6 +115,7 @@ int main(int argc, char** argv) {
   o.direct = !funneled;
   o.worker_progress = !no_worker_progress;
   if (busy_sleep_us > 0) o.busy_sleep = std::chrono::microseconds(busy_sleep_us);
+  if (idle_progress_us >= 0) o.idle_progress = std::chrono::microseconds(idle_progress_us);
   // StarPU-MPI's progress thread calls MPI beside the communication worker: MPI_THREAD_MULTIPLE,
   // asked for here only when that peer runs (the context adopts this MPI; the others run on
   // the module's own FUNNELED initialisation).

@@ -118,6 +118,9 @@ void context::watch(locus::runtime& rt) {
   detail::poll_set::instance().watch(ext::core_ref::of(rt).raw());
 }
 
+void context::set_idle_progress(std::chrono::microseconds d) noexcept {
+  m_e->set_idle_progress(d);
+}
 void context::set_worker_poll(std::chrono::microseconds d) noexcept {
   detail::poll_set::instance().set_worker_poll(d);
 }

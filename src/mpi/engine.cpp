@@ -189,6 +189,7 @@ void engine::init_mpi(int* argc, char*** argv) {
   // is called only then); the set also carries the workers' idle count, used in both modes.
   m_worker_progress.store(m_opts.worker_progress, std::memory_order_relaxed);
   m_busy_sleep_us.store(m_opts.busy_sleep.count(), std::memory_order_relaxed);
+  m_idle_progress_us.store(m_opts.idle_progress.count(), std::memory_order_relaxed);
   poll_set::instance().open(*this, m_opts.worker_poll, m_opts.worker_poll_per_mib);
 }
 

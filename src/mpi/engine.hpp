@@ -70,6 +70,9 @@ struct op {
   /// Started on the communication worker only (context::call: the program's MPI calls, which
   /// may block): a locus worker's progress step (engine::help) stops at it.
   bool comm_thread_only = false;
+  /// A receive a task of this rank waits on (a user recv, a dist_graph import): while one is
+  /// pending an idle worker keeps stepping (options::idle_progress).
+  bool awaited = false;
 };
 
 /// Completes a request: the error (if any) is written before the event fires, whose release
@@ -107,11 +110,34 @@ class engine {
   // ops) has one owner at a time, and no two threads test one request.
   /// A locus worker between two graph tasks, or idle: one progress step if direct start and
   /// worker_progress are on and no other thread is progressing (try_lock: it never waits).
-  /// True if it started or completed something; `*ran` (if given): whether it took the lock.
-  bool help(bool* ran = nullptr) noexcept;
+  /// True if it started or completed something; `*ran` (if given): whether it took the lock;
+  /// `*contended` (if given): something was pending but another thread held the lock.
+  bool help(bool* ran = nullptr, bool* contended = nullptr) noexcept;
   /// submit(o), then help(): a worker that starts its own op does not wake the communication
   /// worker; if help() could not run, the ordinary wake-up (submit's) follows.
   void submit_and_help(op* o);
+  /// How long an idle worker keeps stepping while an awaited receive is pending
+  /// (options::idle_progress; poll_set::idle_poll): 0 unless direct start and worker_progress
+  /// are on, since only then does a worker step at all.
+  [[nodiscard]] std::chrono::microseconds idle_progress() const noexcept {
+    return m_direct && m_worker_progress.load(std::memory_order_relaxed)
+               ? std::chrono::microseconds(m_idle_progress_us.load(std::memory_order_relaxed))
+               : std::chrono::microseconds(0);
+  }
+  void set_idle_progress(std::chrono::microseconds d) noexcept {
+    m_idle_progress_us.store(d.count(), std::memory_order_relaxed);
+  }
+  /// An awaited receive (op::awaited) was left pending at the end of the last step (relaxed: a
+  /// hint, like m_user_pending; a stale true costs an idle worker steps within its window, a
+  /// stale false its park, i.e. the behaviour before idle_progress).
+  [[nodiscard]] bool receive_pending() const noexcept {
+    return m_recv_pending.load(std::memory_order_relaxed);
+  }
+  /// Requests completed so far by every thread's steps (relaxed: a count; idle_poll compares
+  /// two reads to see whether another thread completed something).
+  [[nodiscard]] std::uint64_t completed_count() const noexcept {
+    return m_completed.load(std::memory_order_relaxed);
+  }
   void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept {
     m_worker_progress.store(on, std::memory_order_relaxed);
     m_busy_sleep_us.store(busy_sleep.count(), std::memory_order_relaxed);
@@ -229,6 +255,8 @@ class engine {
   /// with the caller's own id only; a thread never sees its own id stale).
   std::atomic<std::thread::id> m_comm_id{};
   std::atomic<std::int64_t> m_busy_sleep_us{2000};
+  /// options::idle_progress (relaxed: a setting read by idle workers, nothing published).
+  std::atomic<std::int64_t> m_idle_progress_us{0};
   /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
   /// length, nothing is published through it).
   std::atomic<std::int64_t> m_last_help{0};
@@ -239,7 +267,10 @@ class engine {
   /// background receives on every turn). Relaxed: a hint; a stale value costs one useless step
   /// or leaves the request to the next step (the communication worker's at the latest).
   std::atomic<bool> m_user_pending{false};
-  /// Under m_progress_mx: sets m_user_pending from m_active and m_held; returns it.
+  /// The same hint for awaited receives alone (receive_pending()); set with m_user_pending.
+  std::atomic<bool> m_recv_pending{false};
+  /// Under m_progress_mx: sets m_user_pending (and m_recv_pending) from m_active and m_held;
+  /// returns m_user_pending.
   bool note_user_pending() noexcept;
   std::atomic<bool> m_sleeping{false};
   std::mutex m_sleep_mx;

@@ -39,8 +39,9 @@ void engine::submit_and_help(op* o) {
   }
 }
 
-bool engine::help(bool* ran) noexcept {
+bool engine::help(bool* ran, bool* contended) noexcept {
   if (ran != nullptr) *ran = false;
+  if (contended != nullptr) *contended = false;
   if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed)) return false;
   if (m_inbox.load(std::memory_order_relaxed) == nullptr &&
       !m_user_pending.load(std::memory_order_relaxed))
@@ -50,7 +51,11 @@ bool engine::help(bool* ran) noexcept {
   // Another thread progresses (the communication worker, or another worker): nothing to add.
   // After the loop ended MPI is being finalised; after ~context began, the end is the
   // communication worker's alone.
-  if (!lk.owns_lock() || m_loop_done || m_stop.load(std::memory_order_acquire)) return false;
+  if (!lk.owns_lock()) {
+    if (contended != nullptr) *contended = true;
+    return false;
+  }
+  if (m_loop_done || m_stop.load(std::memory_order_acquire)) return false;
   if (ran != nullptr) *ran = true;
   m_last_help.store(std::chrono::steady_clock::now().time_since_epoch().count(),
                     std::memory_order_relaxed);
@@ -77,10 +82,17 @@ std::vector<value_trace> engine::take_traces() {
 }
 
 bool engine::note_user_pending() noexcept {
-  const bool pending =
-      m_held != nullptr || std::any_of(m_active.begin(), m_active.end(),
-                                       [](op* o) { return !o->background && !o->zombie; });
+  bool pending = m_held != nullptr, awaited = false;
+  for (const op* o : m_active) {
+    if (o->background || o->zombie) continue;
+    pending = true;
+    if (o->awaited) {
+      awaited = true;
+      break;
+    }
+  }
   m_user_pending.store(pending, std::memory_order_relaxed);
+  m_recv_pending.store(awaited, std::memory_order_relaxed);
   return pending;
 }
 

@@ -63,6 +63,7 @@ struct owned_send final : op {
 /// and the owner checks type and size (one message per value); otherwise the header first,
 /// checked here, then the bytes.
 struct import_op final : op {
+  import_op() { awaited = true; }  // a graph task waits on the value
   int start(engine& e) override {
     graph_service& g = service(e);
     ++g.imports_pending[epoch];

@@ -66,10 +66,13 @@ std::string describe_bytes(std::size_t bytes, std::size_t elem) {
 
 /// A user operation: the arguments, and the completion the request shares.
 struct user_op final : op {
-  user_op(const op_args& a, std::shared_ptr<completion> c) : args(a), done(std::move(c)) {}
+  user_op(const op_args& a, std::shared_ptr<completion> c) : args(a), done(std::move(c)) {
+    awaited = args.kind == op_kind::recv;
+  }
   /// A direct start's op, moved from the stack to the heap once its request is known to be
   /// pending (submit): the live request goes with it (the flags are still their defaults).
   user_op(user_op&& o) noexcept : args(o.args), done(std::move(o.done)) {
+    awaited = o.awaited;
     req = o.req;
     o.req = MPI_REQUEST_NULL;
   }

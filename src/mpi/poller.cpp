@@ -31,6 +31,8 @@ class idle_poller final : public ext::observer {
       poll_set::instance().note_state(st::busy);
     else if (e == ext::idle_event::stopping)
       poll_set::instance().note_state(st::unknown);
+    else if (e == ext::idle_event::sleeping)
+      poll_set::instance().note_park();
   }
 };
 
@@ -135,12 +137,90 @@ bool poll_set::idle_poll() noexcept {
   // other). A helper that finds the communication worker inside its step (close() is called
   // there) fails its try_lock and leaves at once, so that wait is short.
   bool helped = false;
+  std::chrono::microseconds window{0};
+  std::uint64_t done = 0;
   if (m_help.load(std::memory_order_relaxed) != nullptr) {
     m_helpers.fetch_add(1, std::memory_order_seq_cst);
-    if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) helped = e->help();
+    if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr) {
+      bool contended = false;
+      helped = e->help(nullptr, &contended);
+      // Read while the engine is kept: after the step, whose end set the hint. A step that found
+      // another thread progressing keeps the window too: that thread may be starting the
+      // import right now (its step's end sets the hint), seen at 4 ranks on 2 cores, where the
+      // reader parked after one step with its import in the communication worker's hands.
+      if (e->receive_pending() || contended) window = e->idle_progress();
+      done = e->completed_count();
+    }
     m_helpers.fetch_sub(1, std::memory_order_release);
   }
-  return poll_requests() || helped;
+  const bool did = poll_requests() || helped;
+  return keep_stepping(did, window, done + completed.load(std::memory_order_relaxed)) || did;
+}
+
+// options::idle_progress. Without it a worker made one step when its deque ran empty, then
+// spun and parked (find_work), and a value that landed after that step waited for the
+// communication worker's next wake-up (up to max_sleep; busy_sleep while it sleeps lazily) and
+// then for the parked worker's wake-up. With it, while an awaited receive is pending (or the
+// step found another thread progressing, which may be starting one), the worker stays in
+// before_idle ("pop again") and steps again, for at most `window` since its last step that
+// completed something. The bound: with nothing pending (help's early return: empty inbox, no
+// user request) the window is 0 and the worker parks after one relaxed look, as before; with
+// something pending, at most `window` of steps per idle spell, then the park and the
+// communication worker, as before. The state is this worker thread's alone (thread_local):
+// nothing is shared, nothing to order.
+bool poll_set::keep_stepping(bool did, std::chrono::microseconds window,
+                             std::uint64_t done) noexcept {
+  struct spell {
+    bool on = false;
+    clock::time_point since{}, last{};
+    std::chrono::microseconds gap{1};
+    std::uint64_t done = 0;
+  };
+  thread_local spell t;
+  if (did || window.count() <= 0) {
+    t.on = false;  // a completion (pop again anyway), or nothing awaited: a new window next
+    return false;
+  }
+  const auto now = clock::now();
+  // A spell whose last step is more than a window past is over (another observer's
+  // before_idle made work, which ran meanwhile): this is a new one. (A worker preempted that
+  // long between two steps also starts anew: at most one window of steps per window off the
+  // core, with the back-off below between any two.)
+  if (!t.on || now - t.last > window) {
+    t = spell{true, now, now, std::chrono::microseconds(1), done};
+  } else if (now - t.since >= window || done != t.done) {
+    // The window is spent, or another thread completed a request since this worker's last
+    // step (the communication worker, another worker's step or poll): the task it made ready
+    // waits in a pool, which this loop never looks at (the first version stayed here: such a
+    // task waited for the rest of the window). Look for work elsewhere, then park.
+    t.on = false;
+    return false;
+  }
+  // Back off between empty steps: the first ones back to back but for a yield (a value in
+  // flight lands within microseconds), then sleeps of 16 µs doubling to 256 µs. A sleep leaves
+  // the core idle: a version that yielded between all its steps (1 µs doubling to 64 µs) keeps
+  // the core busy whether or not anything else runs on it, and the Cholesky at 2 ranks x 1
+  // worker on 2 loaded cores was slower with it than with idle_progress 0 in 3 of 3 rounds
+  // (docs/benchmarks-mpi.md, 2026-11-27).
+  if (t.gap < std::chrono::microseconds(16)) {
+    std::this_thread::yield();
+    t.gap *= 2;
+  } else {
+    std::this_thread::sleep_for(t.gap);
+    t.gap = std::min(t.gap * 2, std::chrono::microseconds(256));
+  }
+  t.last = clock::now();
+  idle_steps_pending.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void poll_set::note_park() noexcept {
+  // The engine is kept as in idle_poll (m_helpers).
+  if (m_help.load(std::memory_order_relaxed) == nullptr) return;
+  m_helpers.fetch_add(1, std::memory_order_seq_cst);
+  if (engine* e = m_help.load(std::memory_order_seq_cst); e != nullptr && e->receive_pending())
+    idle_parks_pending.fetch_add(1, std::memory_order_relaxed);
+  m_helpers.fetch_sub(1, std::memory_order_release);
 }
 
 bool poll_set::poll_requests() noexcept {

@@ -104,6 +104,8 @@ class poll_set {
   bool idle_poll() noexcept;
   /// idle_poll's test of the set's own requests.
   bool poll_requests() noexcept;
+  /// A watched worker parks (ext::idle_event::sleeping): counts idle_parks_pending.
+  void note_park() noexcept;
 
   /// The communication worker: ops whose deadline passed (or every op: `all`, for a fault or
   /// the end) go to `out`; the earliest deadline of those left (clock::time_point::max() if
@@ -141,10 +143,18 @@ class poll_set {
   std::atomic<std::uint64_t> completed{0};     ///< requests completed by workers' polls
   std::atomic<std::uint64_t> handed{0};        ///< requests handed to the communication worker
   std::atomic<std::uint64_t> idle_wakeups{0};  ///< lazy sleeps ended by note_state
+  /// comm_stats::idle_steps_pending and idle_parks_pending (options::idle_progress).
+  std::atomic<std::uint64_t> idle_steps_pending{0}, idle_parks_pending{0};
 
  private:
   /// Removes entry i (order does not matter: each op has its own deadline). Under mx.
   void erase(std::size_t i);
+  /// idle_poll's tail (options::idle_progress; the bound is stated at its definition): after a
+  /// step that completed nothing (`did` false) with an awaited receive pending (`window` > 0),
+  /// backs off and returns true (step again) until `window` has passed in this idle spell, or
+  /// until `done` (requests completed by every thread, read after the step) moves without
+  /// this worker's step completing anything.
+  bool keep_stepping(bool did, std::chrono::microseconds window, std::uint64_t done) noexcept;
 
   std::mutex m_mx;
   engine* m_e = nullptr;  ///< null: closed (under mx)

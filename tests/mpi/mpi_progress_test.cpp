@@ -1,7 +1,8 @@
 // Workers progress the communication worker's requests (options::worker_progress, engine::help;
 // docs/design/0014-mpi.md, "Workers progress between graph tasks"): a dist_graph task's end is
 // a progress step under direct start only, the communication worker's lazy step grows to
-// busy_sleep while workers step, and a step never runs context::call's function on a worker.
+// busy_sleep while workers step, a step never runs context::call's function on a worker, and
+// an idle worker keeps stepping while an import is pending (options::idle_progress).
 // Each test runs its graph on a runtime of its own with one worker.
 #include <gtest/gtest.h>
 
@@ -154,6 +155,75 @@ TEST(MpiProgress, WhileWorkersStepTheCommunicationWorkerSleepsBusySleepSteps) {
     EXPECT_LT(on * 2, off) << "lazy sleeps with worker progress " << on << ", without " << off;
   else
     EXPECT_GE(on, 20u);  // funneled: no worker steps, so max_sleep steps as without
+}
+
+// options::idle_progress: a reader's worker runs a task, then its deque runs empty while the
+// value its other task waits on is still on its way (the owner makes it 50 ms after every
+// reader's first task ended): with a window the worker steps again and again
+// (idle_steps_pending) instead of one step, then the park; with 0 (the default) it makes one
+// step, then looks for work.
+/// Over one such wait on this rank: the idle workers' repeated steps, and (for the failure
+/// message) their parks with a receive pending and the steps tried.
+struct idle_counts {
+  std::uint64_t again = 0, parks = 0, tries = 0;
+};
+idle_counts steps_again_waiting_for_a_value(std::chrono::microseconds window, int tag) {
+  ctx().set_idle_progress(window);
+  auto rt = one_worker();
+  const int rank = ctx().rank();
+  long got = 0;
+  std::atomic<bool> ran{false};  // a reader's first task ended
+  const auto before = ctx().stats();
+  {
+    mpi::dist_graph dg(rt, [](std::uint64_t) { return 0; });
+    df::event<int> go;
+    go.satisfy(0);
+    auto value = dg.event<long>(1);
+    if (rank == 0) {
+      // Off the workers: the value is made once every reader's worker ran its first task and
+      // is idle (a fixed delay alone failed at 4 ranks on 2 cores: a reader starved of the core
+      // for longer found the value there at its first idle step).
+      long token = 0;
+      for (int r = 1; r < ctx().size(); ++r)
+        (void)mpi::irecv(std::span(&token, 1), r, tag).wait();
+      std::this_thread::sleep_for(50ms);
+      value.satisfy(7);
+    } else {
+      // The worker's first task, so that its deque runs empty (before_idle) with the import
+      // pending; the import was posted when the event was asked for, above.
+      auto first = dg.task(1, [&ran](df::edt_args&) {
+        spin_for(2ms);
+        ran.store(true);
+      });
+      df::add_dependence(go, first, 0);
+      auto read = dg.task(1, [&got](df::edt_args& in) { got = in.get<long>(0); });
+      df::add_dependence(value, read, 0);
+      while (!ran.load())
+        std::this_thread::yield();
+      const long token = 1;
+      (void)mpi::isend(std::span(&token, 1), 0, tag).wait();
+    }
+    dg.wait();
+  }
+  const auto after = ctx().stats();
+  ctx().set_idle_progress(ctx().opts().idle_progress);
+  if (rank != 0) EXPECT_EQ(got, 7);
+  return {after.idle_steps_pending - before.idle_steps_pending,
+          after.idle_parks_pending - before.idle_parks_pending,
+          after.worker_step_tries - before.worker_step_tries};
+}
+
+TEST(MpiProgress, AnIdleWorkerKeepsSteppingWhileAnImportIsPending) {
+  const idle_counts on = steps_again_waiting_for_a_value(2ms, 95);
+  const idle_counts off = steps_again_waiting_for_a_value(0us, 96);
+  EXPECT_EQ(off.again, 0u) << "idle_progress 0: one step, then the worker looks for work";
+  if (ctx().rank() == 0) return;  // the owner computes meanwhile
+  if (ctx().direct())
+    EXPECT_GT(on.again, 0u) << "the idle reader stepped once, then looked for work (parks with "
+                            << "a receive pending " << on.parks << ", steps tried " << on.tries
+                            << ")";
+  else
+    EXPECT_EQ(on.again, 0u);  // funneled: workers make no steps at all
 }
 
 // context::call runs the program's function on the communication worker, never in a worker's

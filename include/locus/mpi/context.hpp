@@ -102,6 +102,18 @@ struct options {
   /// workers progress between tasks (above): how late a pending message moves on if no graph
   /// task ends meanwhile.
   std::chrono::microseconds busy_sleep{2000};
+  /// worker_progress: how long a worker whose deque ran empty keeps making progress steps
+  /// while a receive that this rank's tasks wait on (a dist_graph import, a recv) is pending,
+  /// before it looks for work elsewhere and parks (docs/design/0014-mpi.md, "Idle workers
+  /// step while a receive is pending"). Between two steps that completed nothing it backs off
+  /// (a yield for the first four, then sleeps of 16 µs doubling to 256 µs); a step that
+  /// completes something starts the window again, and a completion by another thread (its
+  /// task waits in a pool) ends it. With no such receive pending it makes one step, then looks
+  /// for work and parks, as before. 0 (the default): one step, then it looks for work. Off by
+  /// default because it was measured slower: the Cholesky at 2 ranks x 1 worker on 2 loaded
+  /// cores took longer with 2000 than with 0 in every interleaved round, and the latency of a
+  /// remote tile did not move (docs/benchmarks-mpi.md, 2026-11-27).
+  std::chrono::microseconds idle_progress{0};
 };
 
 namespace detail {
@@ -133,6 +145,13 @@ struct comm_stats {
   /// The steps workers tried: something was pending, so the worker tried the progress lock;
   /// `worker_steps` of them got it (the others found another thread progressing).
   std::uint64_t worker_step_tries = 0;
+  /// options::idle_progress: steps an idle worker made again after one that completed
+  /// nothing, because a receive the rank's tasks wait on was pending (0 with idle_progress 0).
+  std::uint64_t idle_steps_pending = 0;
+  /// Idle workers that parked (ext::idle_event::sleeping) while such a receive was pending:
+  /// its completion is then the communication worker's, and the task's trip to the parked
+  /// worker a wake-up. Counted with direct start only.
+  std::uint64_t idle_parks_pending = 0;
   /// dist_graph values received as one message (the reader declared their size) and as a
   /// header then the bytes (it did not).
   std::uint64_t values_one_message = 0;
@@ -226,6 +245,8 @@ class context {
   void set_worker_poll(std::chrono::microseconds d) noexcept;
   /// Changes options::worker_poll and worker_poll_per_mib for requests started from now on.
   void set_worker_poll(std::chrono::microseconds d, std::chrono::microseconds per_mib) noexcept;
+  /// Changes options::idle_progress from now on (tests, benchmarks).
+  void set_idle_progress(std::chrono::microseconds d) noexcept;
   /// Changes options::worker_progress and busy_sleep from now on (tests, benchmarks).
   void set_worker_progress(bool on, std::chrono::microseconds busy_sleep) noexcept;
   /// Records every dist_graph value this rank sends or receives from now on (value_trace;
