@@ -7,9 +7,10 @@
 // Work stealing breaks LIFO order in two ways: a frame can be freed by another thread (a stolen
 // child destroyed by its parent on the thief), and a frame can outlive frames above it (a
 // help-first child that runs after its parent moved on). Both are handled without locks:
-//   * a free on the owning worker of the frame's current stacklet decrements a plain counter
-//     and pops the bump pointer if the frame is on top; a hole below the top is reclaimed when
-//     the stacklet empties;
+//   * a free on the owning worker of the frame's current stacklet pops the bump pointer if
+//     the frame is on top, and otherwise leaves a hole, reclaimed when the stacklet empties
+//     (the owner's plain counter, kept from the first hole on, says when: "Counted after a
+//     hole" below);
 //   * any other free (other thread, or an older stacklet) decrements the stacklet's atomic
 //     `remote` counter.
 // Counting invariant: before a stacklet is retired, `remote` <= 0 and the number of live
