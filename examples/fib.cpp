@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-locus::task<long> fib(int n) {
+inline locus::task<long> fib(int n) {  // inline: README, "Declare task functions inline"
   if (n < 2) co_return n;
   long a = 0;
   co_await locus::spawn(&a, fib, n - 1);  // stealable; fib(n - 1) is assigned to a

@@ -53,7 +53,7 @@ namespace {
 #endif
 std::size_t
 header_bytes(const char* p) noexcept {
-  return reinterpret_cast<const block_header*>(p)->bytes;
+  return reinterpret_cast<const block_header*>(p)->bytes();
 }
 }  // namespace
 
@@ -144,7 +144,7 @@ void* frame_stack::allocate_slow(std::size_t total) {
 void frame_stack::deallocate_other(block_header* h) noexcept {
   stacklet* r = stacklet_of(h);
   char* const p = reinterpret_cast<char*>(h);
-  const std::size_t bytes = h->bytes;
+  const std::size_t bytes = h->bytes();
   stacklet* const c = m_current.load(std::memory_order_relaxed);
   // Pop back only to a stacklet of this stack (the caller is its owner: this thread's worker
   // holds this stack), whose top block this is, while the current one holds no live frame.
@@ -235,7 +235,7 @@ std::size_t frame_stack::peak_bytes() const noexcept {
 void* heap_block_allocate(std::size_t n) {
   const std::size_t total = ((n + 15) & ~std::size_t{15}) + k_block_header;
   void* mem = ::operator new (total, std::align_val_t{16});
-  *static_cast<block_header*>(mem) = {total, 1};
+  static_cast<block_header*>(mem)->word = total | k_heap_block_bit;
   return static_cast<char*>(mem) + k_block_header;
 }
 

@@ -31,7 +31,10 @@ worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& 
       m_has_custom(rt.spawn != nullptr),
       m_rng{0x9e3779b97f4a7c15ull * (index + 1)},
       m_slaw(cfg.slaw),
-      m_until_eval(cfg.slaw.interval) {}
+      m_chain_bound(cfg.slaw.stack_limit > 0 ? cfg.slaw.stack_limit - 1 : 0),
+      m_until_eval(cfg.slaw.interval) {
+  refresh_mode();
+}
 
 void worker::reevaluate() noexcept {
   m_until_eval = m_slaw.interval;
@@ -44,6 +47,7 @@ void worker::reevaluate() noexcept {
   const bool work_first = recent <= m_slaw.steal_threshold;
   if (work_first != m_adaptive_work_first) {
     m_adaptive_work_first = work_first;
+    refresh_mode();
     counters::bump(m_counters.policy_switches);
   }
 }

@@ -86,6 +86,25 @@ locus::task<void> adaptive_spawn_chain(int n) {
   co_await locus::sync();
 }
 
+/// Spawns with the runtime's default policy (no option): `warm` at the root, which take SLAW
+/// past its first interval (with one worker nothing is stolen, so it turns work-first), then
+/// `depth` nested calls and, at the bottom, `spawns` more.
+locus::task<void> default_spawns_after_calls(int depth, int spawns) {
+  if (depth > 0) {
+    co_await default_spawns_after_calls(depth - 1, spawns);
+    co_return;
+  }
+  for (int i = 0; i < spawns; ++i)
+    co_await locus::spawn(nothing());
+  co_await locus::sync();
+}
+locus::task<void> warm_then_deep(int warm, int depth, int spawns) {
+  for (int i = 0; i < warm; ++i)
+    co_await locus::spawn(nothing());
+  co_await locus::sync();
+  co_await default_spawns_after_calls(depth, spawns);
+}
+
 // ---- 4. A failed child's future ---------------------------------------------------------------
 
 locus::task<std::string> fails_with(const char* what) {
@@ -262,6 +281,70 @@ TEST(CoreRegression, StackConditionFiresWhenTheChainOnTheStackReachesS) {
   const locus::worker_stats s = rt.stats().total();
   EXPECT_GT(s.stack_condition, 0u);
   EXPECT_GT(s.spawns_work_first, 0u);
+}
+
+// 3. The stack condition's boundary on the default policy's path once SLAW says work-first
+//    (worker::choose_spawn's first branch, which compares the parent's chain with S - 1): with
+//    S = 8, the root at level 0 and d calls below it, a spawn at the bottom makes a chain of
+//    d + 2 frames, so d = 5 stays below S and d = 6 reaches it. A bound off by one either way
+//    fails one of the two runs.
+TEST(CoreRegression, StackConditionOfTheWorkFirstModeFiresExactlyAtS) {
+  locus::config c = flat(1, locus::spawn_policy::adaptive);
+  c.slaw.stack_limit = 8;
+  c.slaw.interval = 4;
+  locus::runtime rt{c};
+  for (const int depth : {5, 6}) {
+    SCOPED_TRACE("depth " + std::to_string(depth));
+    rt.reset_stats();
+    // 8 warm-up spawns: SLAW re-evaluates at the 4th (nothing stolen: work-first) and the 8th;
+    // the 3 spawns at the bottom then come before the next re-evaluation.
+    rt.run(warm_then_deep(8, depth, 3));
+    const locus::worker_stats s = rt.stats().total();
+    EXPECT_GE(s.spawns_work_first, 4u);  // the mode was work-first
+    EXPECT_EQ(s.stack_condition, depth == 5 ? 0u : 3u);
+  }
+}
+
+// 5. A future's get() before its frame's sync, while the child has not run (help-first, one
+//    worker): "no result yet" (std::logic_error), for a result kept with a flag (std::string)
+//    and one kept without (long: promise<T>::has_value asks done()); after the sync, the value.
+locus::task<std::string> string_value() {
+  co_return std::string("value");
+}
+locus::task<long> long_value() {
+  co_return 42;
+}
+struct early_get_report {
+  int threw_before = 0;
+  std::string text_after;
+  long number_after = 0;
+};
+locus::task<early_get_report> get_before_sync() {
+  early_get_report r;
+  auto s = co_await locus::spawn(string_value(), locus::help_first);
+  auto n = co_await locus::spawn(long_value(), locus::help_first);
+  try {
+    (void)s.get();
+  } catch (const std::logic_error&) {
+    ++r.threw_before;
+  }
+  try {
+    (void)n.get();
+  } catch (const std::logic_error&) {
+    ++r.threw_before;
+  }
+  co_await locus::sync();
+  r.text_after = s.get();
+  r.number_after = n.get();
+  co_return r;
+}
+
+TEST(CoreRegression, FutureGetBeforeTheSyncSaysThereIsNoResultYet) {
+  locus::runtime rt{flat(1)};
+  const early_get_report r = rt.run(get_before_sync());
+  EXPECT_EQ(r.threw_before, 2);
+  EXPECT_EQ(r.text_after, "value");
+  EXPECT_EQ(r.number_after, 42);
 }
 
 // 4. Old code: the child's exception was *moved* to the parent at completion and the sync

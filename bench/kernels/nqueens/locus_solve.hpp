@@ -14,13 +14,13 @@
 
 namespace nqueens_kernel {
 
-/// Internal linkage (`static`), as the traversal had in locus.cpp's unnamed namespace: gcc 12
-/// then generates the code it generated before, so the figures stay comparable with earlier
-/// runs. Declared `inline` (with or without `static`) it is 10-18 instructions per task cheaper:
-/// gcc 12 inlines a function declared inline up to max-inline-insns-single, any other only up
-/// to max-inline-insns-auto, and this coroutine's ramp lies between the two, so only then is
-/// the ramp inlined at the spawn (docs/benchmarks.md, 2026-11-26d: hot path).
-static locus::task<std::int64_t> locus_solve(problem p, board b, int row) {
+/// `static inline`, as the README advises ("Declare task functions inline"): gcc 12 inlines a
+/// function declared inline up to max-inline-insns-single, any other only up to
+/// max-inline-insns-auto, and this coroutine's ramp lies between the two, so only then is the
+/// ramp inlined at the spawn (docs/benchmarks.md, 2026-11-26d: hot path; 10-18 instructions per
+/// task). Until 2026-11-27b it was `static` alone, to keep the figures comparable with earlier
+/// runs; docs/benchmarks.md reports both forms on that day.
+static inline locus::task<std::int64_t> locus_solve(problem p, board b, int row) {
   if (p.below_cutoff(row)) co_return serial_count(p.n, b, row);
   std::array<std::int64_t, k_max_n> counts{};
   for (int col = 0; col < p.n; ++col) {

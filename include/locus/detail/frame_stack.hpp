@@ -52,8 +52,9 @@
 // stack is destroyed (with the runtime).
 //
 // Layout: stacklets are k_stacklet_bytes long and aligned to their size, so a frame finds its
-// stacklet by masking its address. Each block has a 16-byte header (size, heap flag) so that
-// frames too large for a stacklet, or made outside a worker, go to the global heap.
+// stacklet by masking its address. Each block has a 16-byte header (its size, and a heap bit in
+// the same word: block_header) so that frames too large for a stacklet, or made outside a worker,
+// go to the global heap.
 //
 // Peak bytes and resets. `held` is the bytes the stack holds: its retired stacklets in full
 // plus the used part of the current one (the spares, free space ready for use, count as the
@@ -156,10 +157,21 @@ struct stacklet {
 };
 static_assert(sizeof(stacklet) <= k_block_header * 4);
 
+/// One word, written once by the allocation: a block on a stacklet stores its size, so its
+/// allocation is one store of a constant (two words, {size, heap flag}, took a 16-byte load of
+/// the pair from read-only data and a store). The other 8 bytes keep payloads 16-byte aligned
+/// and are never written.
 struct block_header {
-  std::uint64_t bytes;  ///< total bytes of the block, header included
-  std::uint64_t heap;   ///< 1: from the global heap
+  /// Total bytes of the block, header included (a multiple of 16); bit 0 set: a heap block
+  /// (heap_block_allocate), whose size nobody reads.
+  std::uint64_t word;
+  std::uint64_t unused;
+
+  /// A stacklet block's size (the heap bit is clear: callers know the block is not a heap one).
+  [[nodiscard]] std::uint64_t bytes() const noexcept { return word; }
+  [[nodiscard]] bool heap() const noexcept { return (word & 1) != 0; }
 };
+inline constexpr std::uint64_t k_heap_block_bit = 1;
 static_assert(sizeof(block_header) == k_block_header);
 
 class frame_stack {
@@ -191,7 +203,7 @@ class frame_stack {
     s->top.store(p + total, std::memory_order_relaxed);
     if (s->counted) ++s->local_live;
     asan_unpoison(p, total);
-    *reinterpret_cast<block_header*>(p) = {total, 0};
+    reinterpret_cast<block_header*>(p)->word = total;
     return p + k_block_header;
   }
 
@@ -221,7 +233,7 @@ class frame_stack {
   deallocate_current(block_header* h) noexcept {
     stacklet* s = stacklet_of(h);
     char* p = reinterpret_cast<char*>(h);
-    const std::size_t bytes = h->bytes;
+    const std::size_t bytes = h->bytes();
     asan_poison(p, bytes);
     if (p + bytes == s->top.load(std::memory_order_relaxed)) {
       if (!s->counted) [[likely]] {
@@ -238,7 +250,7 @@ class frame_stack {
   }
 
   [[nodiscard]] bool owns_current(const block_header* h) const noexcept {
-    return !h->heap && stacklet_of(h) == m_current.load(std::memory_order_relaxed);
+    return !h->heap() && stacklet_of(h) == m_current.load(std::memory_order_relaxed);
   }
 
   /// Peak bytes held since the last reset_peak() (see the header comment). Any thread.
@@ -268,7 +280,7 @@ class frame_stack {
   /// A free of block `h` from a thread that does not own its stacklet as its current one.
   /// The block is poisoned before the count drops: after that the owner may reuse its bytes.
   static void free_remote(block_header* h) noexcept {
-    asan_poison(h, h->bytes);
+    asan_poison(h, h->bytes());
     free_remote(stacklet_of(h));
   }
   /// The count part of a remote free, for callers that only know the stacklet (nothing is

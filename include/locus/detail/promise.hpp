@@ -102,7 +102,7 @@ struct promise final : promise_base {
   }
   ~promise() {
     if constexpr (!std::is_trivially_destructible_v<T>) {
-      if (m_has_value) m_value.~T();
+      if (m_has_value) m_value.~T();  // never k_assigned: that T is trivially copyable
     }
   }
   task<T> get_return_object() noexcept;
@@ -121,8 +121,7 @@ struct promise final : promise_base {
   void return_value(U&& v) noexcept(
       std::is_nothrow_constructible_v<T, U&&>&& std::is_nothrow_assignable_v<T&, U&&>) {
     if constexpr (k_assigned) {
-      assign_out(std::forward<U>(v));
-      m_has_value = true;  // read only when m_out is m_value
+      assign_out(std::forward<U>(v));  // no flag to set: result() asks done() (no_value_flag)
     } else {
       if (m_out != nullptr) {
         assign_out(std::forward<U>(v));
@@ -138,7 +137,7 @@ struct promise final : promise_base {
   T& result() & {
     if (m_exception.has()) [[unlikely]]
       m_exception.rethrow();
-    if (!m_has_value) [[unlikely]]
+    if (!has_value()) [[unlikely]]
       throw_no_value();
     return m_value;
   }
@@ -159,6 +158,20 @@ struct promise final : promise_base {
   T* m_out = nullptr;
 
  private:
+  /// Whether the task returned a value, asked after its completion (or by a misuse before it:
+  /// future::get() before the spawning frame's sync). A k_assigned T keeps no flag: such a
+  /// task that completed without an exception returned a value (flowing off the end of a
+  /// coroutine that returns one is undefined behaviour), and completed means suspended at its
+  /// final suspend point, which is what done() says. The flag cost a store in every frame's
+  /// constructor and another in its co_return (docs/design/0020, "No value flag").
+  [[nodiscard]] bool has_value() const noexcept {
+    if constexpr (k_assigned) {
+      return handle().done();
+    } else {
+      return m_has_value;
+    }
+  }
+
   template <class U>
   void assign_out(U&& v) {
     if constexpr (std::is_assignable_v<T&, U&&>) {
@@ -169,7 +182,9 @@ struct promise final : promise_base {
   }
 
  public:
-  bool m_has_value = false;
+  /// Whether m_value holds a constructed T (not kept for a k_assigned T: has_value()).
+  struct no_value_flag {};
+  [[no_unique_address]] std::conditional_t<k_assigned, no_value_flag, bool> m_has_value{};
 };
 
 /// task<T&>: the task returns a reference to an object that outlives it.

@@ -25,6 +25,9 @@ struct runtime_state;
 inline constexpr std::uint8_t k_policy_default = 0xff;
 /// A worker's policy when a custom spawn rule (ext::spawn_rule) decides.
 inline constexpr std::uint8_t k_policy_custom = 0xfe;
+/// worker::m_mode for the adaptive policy while SLAW's heuristic says work-first. Never a
+/// spawn option's policy (those are spawn_policy values or k_policy_default).
+inline constexpr std::uint8_t k_mode_adaptive_work_first = 0xfd;
 
 /// What choose_spawn decided. `reevaluate`: SLAW's interval ended; the caller re-evaluates
 /// the adaptive policy (reevaluate_and_choose, out of line) before it decides.
@@ -65,9 +68,20 @@ class worker {
   /// callee-saved registers of every spawning coroutine (docs/design/0016); SLAW's
   /// re-evaluation is returned as `reevaluate` instead, for the caller to make out of line.
   [[nodiscard]] spawn_choice choose_spawn(const frame& parent, std::uint8_t policy) noexcept {
-    const std::uint8_t p = policy == k_policy_default ? m_policy : policy;
-    // The default policy first: one compare on the path most spawns take.
-    if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) [[likely]] {
+    const std::uint8_t p = policy == k_policy_default ? m_mode : policy;
+    // The default policy while SLAW's heuristic says work-first: one compare of m_mode on the
+    // path most spawns take, then the interval and the stack bound. Conditions (ii) and (iii)
+    // can only say work-first here (choose_adaptive).
+    if (p == k_mode_adaptive_work_first) [[likely]] {
+      if (--m_until_eval == 0) [[unlikely]]
+        return spawn_choice::reevaluate;
+      if (parent.m_level - parent.m_stack_base >= m_chain_bound) [[unlikely]] {
+        counters::bump(m_counters.stack_condition);
+        return spawn_choice::help_first;
+      }
+      return spawn_choice::work_first;
+    }
+    if (p == static_cast<std::uint8_t>(spawn_policy::adaptive)) {
       // One decrement in memory and its flag: the spawn that brings the count to zero ends
       // the interval (reevaluate() restarts it at INT).
       if (--m_until_eval == 0) [[unlikely]]
@@ -94,7 +108,10 @@ class worker {
   /// scheduler has no custom rule. Lets a strategy whose custom rule matters only at times
   /// (replay: while a plan is armed) pay for it only then.
   void use_custom_rule(bool custom, spawn_policy builtin) noexcept {
-    if (m_has_custom) m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
+    if (m_has_custom) {
+      m_policy = custom ? k_policy_custom : static_cast<std::uint8_t>(builtin);
+      refresh_mode();
+    }
   }
 
   /// This worker's random numbers (victim choice); owner only.
@@ -137,17 +154,30 @@ class worker {
     return false;
   }
   void reevaluate() noexcept;
+  /// m_mode from m_policy and m_adaptive_work_first, after either changed.
+  void refresh_mode() noexcept {
+    m_mode = m_policy == static_cast<std::uint8_t>(spawn_policy::adaptive) && m_adaptive_work_first
+                 ? k_mode_adaptive_work_first
+                 : m_policy;
+  }
 
   deque<std::uintptr_t> m_deque;
   frame_stack m_stack;
   runtime_state& m_rt;
   unsigned m_index;
   unsigned m_place;
-  std::uint8_t m_policy;               ///< a spawn_policy, or k_policy_custom
+  std::uint8_t m_policy;  ///< a spawn_policy, or k_policy_custom
+  /// What choose_spawn tests first: m_policy, or k_mode_adaptive_work_first when it is the
+  /// adaptive policy and SLAW's heuristic says work-first (refresh_mode).
+  std::uint8_t m_mode;
   bool m_has_custom;                   ///< the scheduler has a custom spawn rule
   bool m_adaptive_work_first = false;  // SLAW starts help-first
   rng m_rng;
   slaw_params m_slaw;
+  /// SLAW's stack condition as a bound on the parent's chain, m_level - m_stack_base (its
+  /// length less one: chain_length_of_child() >= S exactly when that is >= S - 1, and for
+  /// S = 0, always): one add less on the spawn path.
+  std::uint32_t m_chain_bound;
   std::uint32_t m_until_eval;
   std::uint64_t m_stolen_at_eval = 0;
   std::uint64_t m_fresh_pushed = 0;
@@ -227,7 +257,7 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
 /// frame_deallocate() for a block not on the current stacklet of this thread's worker: a heap
 /// block, a block of another stacklet or another worker's, or a free off the workers.
 inline void frame_deallocate_other(worker* w, block_header* h) noexcept {
-  if (h->heap) {
+  if (h->heap()) {
     heap_block_free(h);
   } else if (w != nullptr) {
     w->stack().deallocate_local(h);  // pops back or counts a remote free (deallocate_other)
@@ -239,7 +269,7 @@ inline void frame_deallocate_other(worker* w, block_header* h) noexcept {
 inline void frame_deallocate(void* p) noexcept {
   auto* h = reinterpret_cast<block_header*>(static_cast<char*>(p) - k_block_header);
   // The common case first: a block of this worker's current stacklet. No heap block lies in a
-  // stacklet (a stacklet's bytes are all its own), so this test implies !h->heap, which is
+  // stacklet (a stacklet's bytes are all its own), so this test implies !h->heap(), which is
   // read only on the other paths.
   worker* w = t_worker;
   if (w != nullptr && w->stack().on_current(h)) [[likely]] {
