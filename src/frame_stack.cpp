@@ -97,8 +97,10 @@ void frame_stack::switch_to(stacklet* s) noexcept {
 }
 
 void* frame_stack::allocate_slow(std::size_t total) {
-  if (total > k_stacklet_bytes - 4 * k_block_header) {
-    // Too big for any stacklet: the global heap, flagged so deallocation finds its way back.
+  // Too big for any stacklet, or the stand-in of a thread that is not a worker (it owns no
+  // stacklet): the global heap, flagged so deallocation finds its way back.
+  if (total > k_stacklet_bytes - 4 * k_block_header ||
+      m_owned.load(std::memory_order_relaxed) == 0) {
     return heap_block_allocate(total - k_block_header);
   }
   fold_peak();
@@ -231,6 +233,14 @@ std::size_t frame_stack::peak_bytes() const noexcept {
                                  : m_folded_peak.load(std::memory_order_relaxed);
   return std::max(before, stretch);
 }
+
+namespace {
+/// The stand-in's current stacklet: empty, with a null end and high-water mark, so every
+/// allocation from the stand-in takes the slow path. No block ever lies in it.
+constinit stacklet g_no_stacklet{};
+}  // namespace
+
+constinit off_worker_frames g_off_worker_frames{&g_no_stacklet};
 
 void* heap_block_allocate(std::size_t n) {
   const std::size_t total = ((n + 15) & ~std::size_t{15}) + k_block_header;

@@ -213,6 +213,7 @@ bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& it
 void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
   if (pin) (void)pin_this_thread(os_cpu);
   t_worker = &w;
+  t_frames = &w.stack();
   t_stack_floor = stack_address() - k_transfer_stack_budget;
   place_state& ps = *rt.places[w.place()];
   std::uintptr_t item = 0;
@@ -230,6 +231,7 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
     ps.idle->active_to_thief();
   }
   t_worker = nullptr;
+  t_frames = &g_off_worker_frames.stack;
   t_stack_floor = 0;
 }
 

@@ -139,6 +139,35 @@ TEST(FrameStack, OversizedBlocksComeFromTheHeap) {
   locus::detail::heap_block_free(header_of(big));
 }
 
+/// Where the frame stack that frame_allocate uses (t_frames) is, seen from a task.
+locus::task<bool> frames_are_the_workers() {
+  co_return locus::detail::t_frames == &locus::detail::t_worker->stack();
+}
+
+// t_frames is never null: off the workers it is the stand-in, which owns no stacklet and gives
+// every frame a heap block (before a runtime exists too), and on a worker it is the worker's
+// own stack. A coroutine made off the workers (the root task of run) lives on the heap.
+TEST(FrameStack, OffTheWorkersFramesComeFromTheHeapThroughTheStandIn) {
+  frame_stack& stand_in = locus::detail::g_off_worker_frames.stack;
+  EXPECT_EQ(locus::detail::t_frames, &stand_in);
+  void* p = locus::detail::frame_allocate(64);
+  EXPECT_TRUE(header_of(p)->heap());
+  locus::detail::frame_deallocate(p);
+  std::thread other([&] {
+    void* q = locus::detail::frame_allocate(64);
+    EXPECT_TRUE(header_of(q)->heap());
+    locus::detail::frame_deallocate(q);
+  });
+  other.join();
+  EXPECT_EQ(stand_in.stacklets_owned(), 0u);
+
+  locus::runtime rt{locus::config{}};
+  auto root = frames_are_the_workers();
+  EXPECT_TRUE(header_of(root.promise().address())->heap()) << "made on the test's thread";
+  EXPECT_TRUE(rt.run(frames_are_the_workers()));
+  EXPECT_EQ(locus::detail::t_frames, &stand_in);
+}
+
 // reset_peak() restarts the peak from what is held, not from zero: a peak below the bytes in
 // use would be a lie. Sizes: a block is its payload rounded up to 16 plus a 16-byte header.
 TEST(FrameStackPeak, AResetRestartsFromTheBytesStillHeld) {

@@ -177,6 +177,12 @@ static_assert(sizeof(block_header) == k_block_header);
 class frame_stack {
  public:
   frame_stack();
+  /// The stand-in of the threads that are not workers (t_frames): its current stacklet is
+  /// `sentinel`, empty, with a null end, so allocate() always takes allocate_slow(), which gives
+  /// such a thread a heap block (it owns no stacklet: m_owned is 0). Constant-initialised, so
+  /// that it works before any dynamic initialiser has run; nothing is ever written to it.
+  struct stand_in_tag {};
+  constexpr frame_stack(stand_in_tag, stacklet* sentinel) noexcept : m_current(sentinel) {}
   ~frame_stack();
   frame_stack(const frame_stack&) = delete;
   frame_stack& operator=(const frame_stack&) = delete;
@@ -328,5 +334,26 @@ class frame_stack {
 /// Blocks from the global heap with the same header (too large, or made off a worker).
 [[nodiscard]] void* heap_block_allocate(std::size_t n);
 void heap_block_free(block_header* h) noexcept;
+
+/// The stand-in frame stack of the threads that are not workers, in a union so that it is never
+/// destroyed (a thread may make a frame during static destruction). Defined constinit in
+/// src/frame_stack.cpp.
+struct off_worker_frames {
+  union {
+    frame_stack stack;
+  };
+  constexpr explicit off_worker_frames(stacklet* sentinel) noexcept
+      : stack(frame_stack::stand_in_tag{}, sentinel) {}
+  off_worker_frames(const off_worker_frames&) = delete;
+  off_worker_frames& operator=(const off_worker_frames&) = delete;
+  ~off_worker_frames() {}  // NOLINT(modernize-use-equals-default): must not destroy `stack`
+};
+extern off_worker_frames g_off_worker_frames;
+
+/// The frame stack the calling thread makes coroutine frames on: its worker's (set by the worker
+/// loop), else the stand-in, whose allocations go to the heap. Never null, so frame_allocate
+/// (every coroutine's operator new) needs no test for "on a worker?": one test and branch less
+/// per frame (docs/design/0020, "A frame stack on every thread").
+constinit inline thread_local frame_stack* t_frames = &g_off_worker_frames.stack;
 
 }  // namespace locus::detail

@@ -247,11 +247,10 @@ inline constexpr std::uintptr_t k_transfer_stack_budget = std::uintptr_t{256} <<
   return h;
 }
 
-/// Frame allocation for coroutine promises: the current worker's frame stack, else the heap.
+/// Frame allocation for coroutine promises: the current worker's frame stack, else (t_frames is
+/// the stand-in) the heap.
 [[nodiscard]] inline void* frame_allocate(std::size_t n) {
-  if (worker* w = t_worker) [[likely]]
-    return w->stack().allocate(n);
-  return heap_block_allocate(n);
+  return t_frames->allocate(n);
 }
 
 /// frame_deallocate() for a block not on the current stacklet of this thread's worker: a heap
