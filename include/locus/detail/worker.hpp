@@ -140,7 +140,7 @@ class worker {
   bool choose_adaptive(const frame& parent) noexcept {
     // (i) stack condition, first because it is the hard bound: the on-stack frames are the
     // parent's chain (frame.hpp: m_stack_base <= m_level, so the length cannot wrap).
-    if (parent.chain_length_of_child() >= m_slaw.stack_limit) [[unlikely]] {
+    if (parent.m_level - parent.m_stack_base >= m_chain_bound) [[unlikely]] {  // as choose_spawn
       counters::bump(m_counters.stack_condition);
       return false;
     }
