@@ -224,8 +224,11 @@ void worker_main(runtime_state& rt, worker& w, unsigned os_cpu, bool pin) {
     // Own work, deepest first (SLAW's tie breakers: the bottom of the deque is the most
     // recently pushed, so the deepest in the spawn and sync trees). Then the observers'
     // deferred bookkeeping (ext/observer.hpp), which may make more own work.
+    // owner_sees_empty first: an observer that keeps the worker here (the mpi module's idle
+    // poll) comes back to an empty deque each time, and pop's exchange would cost a locked
+    // instruction per poll (docs/benchmarks-mpi.md, 2026-11-27b).
     do {
-      while (w.tasks().pop(item))
+      while (!w.tasks().owner_sees_empty() && w.tasks().pop(item))
         execute(w, item, &w);
     } while (observe_before_idle(w));
     ps.idle->active_to_thief();

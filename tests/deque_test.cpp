@@ -95,3 +95,52 @@ TEST(Deque, StressNoItemLostOrDuplicated) {
   for (std::uintptr_t i = 1; i <= k_items; ++i)
     ASSERT_EQ(seen[i].load(), 1) << "item " << i;
 }
+
+// owner_sees_empty (the idle loop's look before pop, worker.cpp): never "empty" while an item
+// is there. Single-threaded through every transition, then against thieves: whenever the owner
+// sees empty, its pop right after must find nothing (only the owner pushes).
+TEST(Deque, OwnerSeesEmptyOnlyWhenNothingIsLeft) {
+  deque<std::uintptr_t> d(2);
+  std::uintptr_t v = 0;
+  EXPECT_TRUE(d.owner_sees_empty());
+  d.push(1);
+  EXPECT_FALSE(d.owner_sees_empty());
+  ASSERT_TRUE(d.pop(v));
+  EXPECT_TRUE(d.owner_sees_empty());
+  d.push(2);
+  d.push(3);
+  ASSERT_TRUE(d.steal(v));
+  EXPECT_FALSE(d.owner_sees_empty());
+  ASSERT_TRUE(d.steal(v));
+  EXPECT_TRUE(d.owner_sees_empty());
+  EXPECT_FALSE(d.pop(v));
+  EXPECT_TRUE(d.owner_sees_empty());  // the failed pop restored bottom
+
+  constexpr int k_rounds = 200'000;
+  std::atomic<bool> done{false};
+  std::atomic<std::uint64_t> stolen{0};
+  std::thread thief([&] {
+    std::uintptr_t x = 0;
+    while (!done.load(std::memory_order_acquire))
+      if (d.steal(x)) stolen.fetch_add(1, std::memory_order_relaxed);
+  });
+  std::uint64_t popped = 0, wrong = 0;
+  for (int r = 0; r < k_rounds; ++r) {
+    d.push(static_cast<std::uintptr_t>(r) + 10);
+    if ((r & 1) != 0) d.push(static_cast<std::uintptr_t>(r) + 11);
+    for (;;) {
+      if (d.owner_sees_empty()) {
+        if (d.pop(v)) {
+          ++wrong;
+          ++popped;
+        }
+        break;
+      }
+      if (d.pop(v)) ++popped;
+    }
+  }
+  done.store(true, std::memory_order_release);
+  thief.join();
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(popped + stolen.load(), static_cast<std::uint64_t>(k_rounds + k_rounds / 2));
+}

@@ -111,6 +111,9 @@ std::vector<result> pingpong(mpi::context& ctx, locus::runtime& rt, const params
           {"comm_polls_per_trip", double(comm1.polls - comm0.polls) / trips},
           // Pending direct requests completed by the idle worker's polls, and handed to the
           // communication worker at their deadline (options::worker_poll), per round trip.
+          // The idle worker's MPI_Testsome calls per round trip: with the trip's time, the
+          // length of one poll (the receive's completion is seen up to one poll late).
+          {"worker_polls_per_trip", double(comm1.worker_polls - comm0.worker_polls) / trips},
           {"worker_completed_per_trip",
            double(comm1.worker_completed - comm0.worker_completed) / trips},
           {"handed_over_per_trip", double(comm1.handed_over - comm0.handed_over) / trips}};

@@ -108,8 +108,16 @@ struct user_op final : op {
     return MPI_ERR_OTHER;
   }
 
-  bool complete(engine& e, const MPI_Status& st, int err) override {
+  /// What an operation that ended with (st, err) reports: its status, and the error text
+  /// (empty on success) with the rank it names.
+  struct outcome {
     status s;
+    std::string error;
+    int origin = -1;
+  };
+  [[nodiscard]] outcome judge(const engine& e, const MPI_Status& st, int err) const {
+    outcome o;
+    status& s = o.s;
     s.bytes = args.kind == op_kind::reduce || args.kind == op_kind::allreduce
                   ? args.count * args.elem
                   : args.count;
@@ -117,31 +125,35 @@ struct user_op final : op {
       s.source = st.MPI_SOURCE;
       s.tag = st.MPI_TAG;
       if (err == MPI_ERR_TRUNCATE) {
-        finish(s,
-               prefix(args, e.rank()) + ": the message from rank " + std::to_string(s.source) +
-                   " (tag " + std::to_string(s.tag) + ") is larger than the buffer of " +
-                   describe_bytes(args.count, args.elem) + " (" + mpi_error_text(err) + ")",
-               e.rank());
-        return false;
+        o.error = prefix(args, e.rank()) + ": the message from rank " + std::to_string(s.source) +
+                  " (tag " + std::to_string(s.tag) + ") is larger than the buffer of " +
+                  describe_bytes(args.count, args.elem) + " (" + mpi_error_text(err) + ")";
+        o.origin = e.rank();
+        return o;
       }
       if (err == MPI_SUCCESS) {
         int n = 0;
         MPI_Get_count(&st, MPI_BYTE, &n);
         s.bytes = static_cast<std::size_t>(n);
         if (s.bytes != args.count) {
-          finish(s,
-                 prefix(args, e.rank()) + ": the message from rank " + std::to_string(s.source) +
-                     " (tag " + std::to_string(s.tag) + ") has " + std::to_string(s.bytes) +
-                     " bytes; the buffer holds " + describe_bytes(args.count, args.elem),
-                 e.rank());
-          return false;
+          o.error = prefix(args, e.rank()) + ": the message from rank " + std::to_string(s.source) +
+                    " (tag " + std::to_string(s.tag) + ") has " + std::to_string(s.bytes) +
+                    " bytes; the buffer holds " + describe_bytes(args.count, args.elem);
+          o.origin = e.rank();
+          return o;
         }
       }
     }
-    if (err != MPI_SUCCESS)
-      finish(s, prefix(args, e.rank()) + ": " + mpi_error_text(err), e.rank());
-    else
-      finish(s, {}, -1);
+    if (err != MPI_SUCCESS) {
+      o.error = prefix(args, e.rank()) + ": " + mpi_error_text(err);
+      o.origin = e.rank();
+    }
+    return o;
+  }
+
+  bool complete(engine& e, const MPI_Status& st, int err) override {
+    outcome o = judge(e, st, err);
+    finish(o.s, std::move(o.error), o.origin);
     return false;
   }
 
@@ -209,56 +221,64 @@ void check(const op_args& a, const engine& e) {
 
 }  // namespace
 
-std::shared_ptr<completion> submit(const op_args& a) {
+request submit(const op_args& a) {
   engine& e = context::current().impl();
   check(a, e);
   if (e.faulted()) throw error(e.fault_message(), e.fault_origin());
-  auto c = std::make_shared<completion>();
   if (e.direct() && (a.kind == op_kind::send || a.kind == op_kind::recv)) {
     // MPI_THREAD_MULTIPLE: start it here and test it once; only a pending one goes to the
     // communication worker (context.hpp, Direct start). Every point-to-point start of this
     // rank takes this path, so MPI's order between one thread's messages is the program's.
     // The op lives on this stack until it is known to be pending (most are done at once: an
-    // eager send, a message already there): one allocation per operation fewer.
-    user_op local(a, c);
+    // eager send, a message already there): one allocation per operation fewer. One done at
+    // once successfully needs no completion either: its request carries the status (ops.hpp).
+    user_op local(a, nullptr);
     if (const int err = local.start(e); err != MPI_SUCCESS) {
+      local.done = std::make_shared<completion>();
       local.fail(e, mpi_error_text(err), e.rank());
-      return c;
+      return request(std::move(local.done));
     }
     int flag = 0;
     MPI_Status st{};
     const int err = MPI_Test(&local.req, &flag, &st);
     if (flag != 0 || err != MPI_SUCCESS) {
       local.req = MPI_REQUEST_NULL;
-      (void)local.complete(e, st, err);
-      return c;
+      user_op::outcome o = local.judge(e, st, err);
+      if (o.error.empty()) return request(o.s);
+      auto c = std::make_shared<completion>();
+      deliver(*c, o.s, std::move(o.error), o.origin);
+      return request(std::move(c));
     }
-    // Pending: the live request moves to a heap op. On a locus worker, the runtime's idle
-    // workers poll it first (poller.hpp), so the task may resume on a worker without the
-    // communication worker; past its window (options::worker_poll, plus worker_poll_per_mib
-    // pro rata of the size; or off the workers) the communication worker progresses it.
+    // Pending: the live request moves to a heap op, with the completion its request shares. On
+    // a locus worker, the runtime's idle workers poll it first (poller.hpp), so the task may
+    // resume on a worker without the communication worker; past its window
+    // (options::worker_poll, plus worker_poll_per_mib pro rata of the size; or off the workers)
+    // the communication worker progresses it.
+    auto c = std::make_shared<completion>();
+    local.done = c;
     auto* o = new user_op(std::move(local));
     if (const ext::core_ref core = ext::core_ref::current(); core) {
-      if (poll_set::instance().add(o, core.raw(), a.count)) return c;
+      if (poll_set::instance().add(o, core.raw(), a.count)) return request(std::move(c));
     }
     o->adopted = true;
     e.submit(o);
-    return c;
+    return request(std::move(c));
   }
-  auto* o = new user_op(a, c);
-  e.submit(o);
-  return c;
+  auto c = std::make_shared<completion>();
+  e.submit(new user_op(a, c));
+  return request(std::move(c));
 }
 
 }  // namespace detail
 
 status request::wait() const {
-  if (m_c == nullptr) throw error("locus::mpi::request::wait: an empty request", -1);
+  if (!valid()) throw error("locus::mpi::request::wait: an empty request", -1);
   if (locus::this_worker::index() >= 0)
     throw error(
         "locus::mpi::request::wait: called on a locus worker, which it would block; co_await "
         "the request instead",
         -1);
+  if (m_done) return m_status;
   m_c->finished.wait(false, std::memory_order_acquire);
   m_c->rethrow();
   return m_c->done.get();
@@ -268,7 +288,7 @@ request ibarrier() {
   detail::op_args a;
   a.kind = detail::op_kind::barrier;
   a.what = "locus::mpi::barrier";
-  return request(detail::submit(a));
+  return detail::submit(a);
 }
 
 }  // namespace locus::mpi

@@ -97,6 +97,7 @@ bool poll_set::add(op* o, void* core, std::size_t bytes) {
     m_deadline.push_back(now + poll);
     if (now + poll < earliest()) set_earliest(now + poll);
     m_young_until.push_back(now + worker_poll());
+    m_now = now;
     m_size.store(m_ops.size(), std::memory_order_relaxed);
   }
   watch(core);
@@ -234,7 +235,7 @@ bool poll_set::poll_requests() noexcept {
   m_st.resize(m_ops.size());
   int out = 0;
   const int rc = MPI_Testsome(n, m_reqs.data(), &out, m_idx.data(), m_st.data());
-  polls.fetch_add(1, std::memory_order_relaxed);
+  bump_locked(polls, 1);
   bool did = false;
   if (out != MPI_UNDEFINED && out > 0) {
     // Testsome freed the finished requests. Complete them (in the order MPI gave), marking
@@ -253,14 +254,20 @@ bool poll_set::poll_requests() noexcept {
       delete o;
       m_ops[i] = nullptr;
     }
-    completed.fetch_add(static_cast<std::uint64_t>(out), std::memory_order_relaxed);
+    bump_locked(completed, static_cast<std::uint64_t>(out));
     for (std::size_t i = m_ops.size(); i-- > 0;)
       if (m_ops[i] == nullptr) erase(i);
     did = true;
   }
   // Hand over what passed its deadline: the communication worker progresses it from here (its
-  // submit wakes it if it sleeps), and this worker may go on to park.
-  const auto now = clock::now();
+  // submit wakes it if it sleeps), and this worker may go on to park. With nothing left (the
+  // common completion: the set held one request) there is no deadline to look at.
+  if (m_ops.empty()) {
+    set_earliest(clock::time_point::max());
+    m_size.store(0, std::memory_order_relaxed);
+    return did;  // lk unlocks; nothing pending, so nothing to ease
+  }
+  const auto now = poll_clock(did);
   bool young = false;
   auto next = clock::time_point::max();
   for (std::size_t i = m_ops.size(); i-- > 0;) {
@@ -272,11 +279,14 @@ bool poll_set::poll_requests() noexcept {
     op* o = m_ops[i];
     erase(i);
     o->adopted = true;
-    handed.fetch_add(1, std::memory_order_relaxed);
+    bump_locked(handed, 1);
     e.submit(o);
   }
   set_earliest(next);
   m_size.store(m_ops.size(), std::memory_order_relaxed);
+  // A young request's polls come back to back: the clock may be read every k_clock_polls-th
+  // of them. Past that (polls that yield, which may take a time slice each) every time.
+  m_clock_skip = young ? k_clock_polls - 1 : 0;
   const bool more = did || !m_ops.empty();
   // Past worker_poll (a large message's extension of its window), an empty poll is followed by
   // a yield: a worker may now poll a large request for milliseconds, and on a rank whose
@@ -289,6 +299,15 @@ bool poll_set::poll_requests() noexcept {
   lk.unlock();
   if (ease) std::this_thread::yield();
   return more;
+}
+
+poll_set::clock::time_point poll_set::poll_clock(bool completed_some) noexcept {
+  if (m_clock_skip == 0 || completed_some) {
+    m_now = clock::now();
+  } else {
+    --m_clock_skip;
+  }
+  return m_now;
 }
 
 poll_set::clock::time_point poll_set::take_expired(std::vector<op*>& out, bool all) {
@@ -314,7 +333,7 @@ poll_set::clock::time_point poll_set::take_expired(std::vector<op*>& out, bool a
       op* o = m_ops[i];
       erase(i);
       o->adopted = true;
-      handed.fetch_add(1, std::memory_order_relaxed);
+      bump_locked(handed, 1);
       out.push_back(o);
     } else if (m_deadline[i] < earliest) {
       earliest = m_deadline[i];

@@ -138,7 +138,7 @@ class poll_set {
     return std::chrono::nanoseconds(base + static_cast<std::int64_t>(extra));
   }
 
-  // Counters (relaxed: statistics).
+  // Counters (relaxed: statistics). Written under mx only (bump_locked), read anywhere.
   std::atomic<std::uint64_t> polls{0};         ///< MPI_Testsome calls by workers
   std::atomic<std::uint64_t> completed{0};     ///< requests completed by workers' polls
   std::atomic<std::uint64_t> handed{0};        ///< requests handed to the communication worker
@@ -149,6 +149,20 @@ class poll_set {
  private:
   /// Removes entry i (order does not matter: each op has its own deadline). Under mx.
   void erase(std::size_t i);
+  /// Adds `n` to a counter whose only writers hold mx: a load and a store, not a locked
+  /// read-modify-write on every poll (readers take a racy snapshot either way).
+  static void bump_locked(std::atomic<std::uint64_t>& c, std::uint64_t n) noexcept {
+    c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  /// The time poll_requests judges deadlines by. Under mx. A clock read costs about a fifth of
+  /// an empty poll here (24 ns of 100-200 ns, docs/benchmarks-mpi.md 2026-11-27b), and while
+  /// the set's requests are young its polls come back to back: then the clock is read every
+  /// k_clock_polls-th poll (and after a completion), so a deadline is seen at most that many
+  /// polls late (a few µs of a window of 100 µs or more). add() refreshes it too.
+  clock::time_point poll_clock(bool completed_some) noexcept;
+  static constexpr unsigned k_clock_polls = 8;
+  clock::time_point m_now{};  ///< the last clock read (under mx)
+  unsigned m_clock_skip = 0;  ///< polls left before the next read (under mx)
   /// idle_poll's tail (options::idle_progress; the bound is stated at its definition): after a
   /// step that completed nothing (`did` false) with an awaited receive pending (`window` > 0),
   /// backs off and returns true (step again) until `window` has passed in this idle spell, or

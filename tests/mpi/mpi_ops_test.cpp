@@ -162,6 +162,57 @@ TEST(MpiOps, MessagesDoneAtOnceBypassTheCommunicationWorkerOnlyWhenDirect) {
     EXPECT_EQ(started, 2u);
 }
 
+// A request done at its start (direct start: an eager send, a message already there) carries
+// its status instead of a completion (ops.hpp): the same status the pending form gives, ready at
+// once, and the same rules: wait() on a worker is an error whichever form the request has; off
+// the workers it returns the status. An empty request is an error to await.
+locus::task<std::string> done_at_start(int rank, bool direct) {
+  long out = 57 + rank, in = 0;
+  auto s = mpi::isend(std::span(&out, 1), rank, 13);
+  if (direct) EXPECT_TRUE(s.ready());  // an eager send: done at its start
+  const mpi::status ss = co_await s;
+  EXPECT_EQ(ss.bytes, sizeof(long));
+  auto r = mpi::irecv(std::span(&in, 1), rank, 13);
+  if (direct) EXPECT_TRUE(r.ready());  // the message was there already
+  std::string msg;
+  try {
+    (void)r.wait();
+  } catch (const mpi::error& e) {
+    msg = e.what();
+  }
+  const mpi::status rs = co_await r;
+  EXPECT_EQ(rs.source, rank);
+  EXPECT_EQ(rs.tag, 13);
+  EXPECT_EQ(rs.bytes, sizeof(long));
+  EXPECT_EQ(in, 57 + rank);
+  std::string empty;
+  try {
+    (void)co_await mpi::request{};
+  } catch (const mpi::error& e) {
+    empty = e.what();
+  }
+  EXPECT_NE(empty.find("empty request"), std::string::npos) << empty;
+  co_return msg;
+}
+
+TEST(MpiOps, ARequestDoneAtItsStartCarriesItsStatus) {
+  const int rank = ctx().rank();
+  EXPECT_NE(run(done_at_start(rank, ctx().direct())).find("co_await the request instead"),
+            std::string::npos);
+  long out = 61 + rank, in = 0;
+  auto s = mpi::isend(std::span(&out, 1), rank, 14);
+  if (ctx().direct()) EXPECT_TRUE(s.ready());
+  EXPECT_EQ(s.wait().bytes, sizeof(long));
+  auto r = mpi::irecv(std::span(&in, 1), rank, 14);
+  const mpi::status st = r.wait();
+  EXPECT_EQ(st.source, rank);
+  EXPECT_EQ(st.tag, 14);
+  EXPECT_EQ(in, 61 + rank);
+  EXPECT_FALSE(mpi::request{}.valid());
+  EXPECT_FALSE(mpi::request{}.ready());
+  EXPECT_THROW((void)mpi::request{}.wait(), mpi::error);
+}
+
 TEST(MpiOps, CallRunsRawMpiOnTheCommunicationWorker) {
   int ran_on_worker = -2;
   ctx().call([&] { ran_on_worker = locus::this_worker::index(); });

@@ -76,6 +76,14 @@ class deque {
     m_bottom.store(b + 1, std::memory_order_release);
   }
 
+  /// Owner: whether the deque holds nothing, without pop's locked exchange. Top only grows and
+  /// only the owner moves bottom, so a top at or past bottom means empty now; a stale (smaller)
+  /// top only says "maybe not", and the caller pops. Relaxed: no item is read. For a loop that
+  /// pops an empty deque over and over (an idle worker whose observer polls, worker.cpp).
+  [[nodiscard]] bool owner_sees_empty() const noexcept {
+    return m_top.load(std::memory_order_relaxed) >= m_bottom.load(std::memory_order_relaxed);
+  }
+
   /// Owner: pop from the bottom. Returns false if empty or the last item was lost to a thief.
   bool pop(T& out) noexcept {
     const std::int64_t b = m_bottom.load(std::memory_order_relaxed) - 1;

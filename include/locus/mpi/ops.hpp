@@ -36,6 +36,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -78,49 +79,75 @@ struct op_args {
   const char* what = "";  ///< the API name, for errors
 };
 
-/// Checks `a`, hands it to the current context's communication worker; throws on bad input.
-[[nodiscard]] std::shared_ptr<completion> submit(const op_args& a);
+}  // namespace detail
 
+class request;
+
+namespace detail {
+/// Checks `a`, starts it (direct start) or hands it to the current context's communication
+/// worker; throws on bad input. An operation that completed when it was started comes back as
+/// a completed request, without a completion.
+[[nodiscard]] request submit(const op_args& a);
 }  // namespace detail
 
 /// An operation in flight. Awaitable once (in a locus task); wait() off the workers.
+///
+/// Two forms. An operation still pending when it was started shares a completion (an event the
+/// task awaits, the error if any) with the module's record of it. One that completed at its
+/// start (direct start: an eager send, a message that was already there; context.hpp) carries
+/// its status in the request itself: no completion is allocated, and awaiting it does not
+/// suspend (docs/design/0014-mpi.md, "A request that completed at its start").
 class [[nodiscard]] request {
  public:
   request() = default;
   explicit request(std::shared_ptr<detail::completion> c) noexcept : m_c(std::move(c)) {}
+  /// A request whose operation completed successfully when it was started.
+  explicit request(const status& done) noexcept : m_status(done), m_done(true) {}
 
-  [[nodiscard]] bool valid() const noexcept { return m_c != nullptr; }
-  /// True once the operation completed (successfully or not).
+  [[nodiscard]] bool valid() const noexcept { return m_done || m_c != nullptr; }
+  /// True once the operation completed (successfully or not); false for an empty request.
   [[nodiscard]] bool ready() const noexcept {
-    return m_c->finished.load(std::memory_order_acquire);
+    return m_done || (m_c != nullptr && m_c->finished.load(std::memory_order_acquire));
   }
   /// Blocks the calling thread, which must not be a locus worker, until completion; returns the
   /// status or throws the operation's error.
   status wait() const;
 
+  /// Refers to the request's completion, not a copy of it: `co_await r` keeps `r` (a variable,
+  /// or the temporary of `co_await send(...)`) alive until the expression ends, resumption
+  /// included, and a shared_ptr copy cost two atomic read-modify-writes per operation.
   class awaiter {
    public:
-    explicit awaiter(std::shared_ptr<detail::completion> c)
-        : m_c(std::move(c)), m_inner(m_c->done.operator co_await()) {}
-    [[nodiscard]] bool await_ready() const noexcept { return m_inner.await_ready(); }
+    explicit awaiter(const request& r) : m_r(&r) {
+      if (r.m_c != nullptr) m_inner.emplace(r.m_c->done.core());
+    }
+    [[nodiscard]] bool await_ready() const noexcept { return !m_inner || m_inner->await_ready(); }
     template <class P>
     bool await_suspend(std::coroutine_handle<P> h) {
-      return m_inner.await_suspend(h);
+      return m_inner->await_suspend(h);
     }
     status await_resume() const {
-      const status s = m_inner.await_resume();  // event fired: the error (if any) is visible
-      m_c->rethrow();
+      if (!m_inner) {
+        if (!m_r->m_done) throw error("locus::mpi: co_await on an empty request", -1);
+        return m_r->m_status;
+      }
+      const status s = m_inner->await_resume();  // event fired: the error (if any) is visible
+      m_r->m_c->rethrow();
       return s;
     }
 
    private:
-    std::shared_ptr<detail::completion> m_c;
-    decltype(std::declval<const locus::dataflow::event<status>&>().operator co_await()) m_inner;
+    using inner =
+        decltype(std::declval<const locus::dataflow::event<status>&>().operator co_await());
+    const request* m_r;
+    std::optional<inner> m_inner;  ///< the completion's event (pending form only)
   };
-  awaiter operator co_await() const { return awaiter(m_c); }
+  awaiter operator co_await() const { return awaiter(*this); }
 
  private:
-  std::shared_ptr<detail::completion> m_c;
+  std::shared_ptr<detail::completion> m_c;  ///< the pending form's shared state
+  status m_status{};                        ///< the completed form's status
+  bool m_done = false;                      ///< the completed form
 };
 
 namespace detail {
@@ -177,16 +204,16 @@ op_args reduction(op_kind k, std::span<I, EI> in, std::span<O, EO> out, reduce_o
 template <class S>
 request isend(S&& buf, int dest, int tag) {
   const auto s = std::span(buf);
-  return request(detail::submit(detail::message(
-      detail::op_kind::send, std::span<const detail::element_of<S>>(s.data(), s.size()), dest, tag,
-      "locus::mpi::send")));
+  return detail::submit(detail::message(detail::op_kind::send,
+                                        std::span<const detail::element_of<S>>(s.data(), s.size()),
+                                        dest, tag, "locus::mpi::send"));
 }
 /// Receives exactly buf.size() elements from `source` (or any_source) with `tag` (or any_tag).
 template <class S>
 request irecv(S&& buf, int source, int tag) {
   static_assert(!std::is_const_v<detail::element_of<S>>, "recv needs a writable buffer");
-  return request(detail::submit(
-      detail::message(detail::op_kind::recv, std::span(buf), source, tag, "locus::mpi::recv")));
+  return detail::submit(
+      detail::message(detail::op_kind::recv, std::span(buf), source, tag, "locus::mpi::recv"));
 }
 /// co_await send(...) / recv(...): the blocking forms (the same requests).
 template <class S>
@@ -207,8 +234,8 @@ inline request barrier() {
 template <class S>
 request ibcast(S&& buf, int root) {
   static_assert(!std::is_const_v<detail::element_of<S>>, "bcast needs a writable buffer");
-  return request(detail::submit(
-      detail::message(detail::op_kind::bcast, std::span(buf), root, 0, "locus::mpi::bcast")));
+  return detail::submit(
+      detail::message(detail::op_kind::bcast, std::span(buf), root, 0, "locus::mpi::bcast"));
 }
 template <class S>
 request bcast(S&& buf, int root) {
@@ -219,8 +246,8 @@ request bcast(S&& buf, int root) {
 /// `in` and `out` may be the same buffer (MPI_IN_PLACE).
 template <class I, class O>
 request ireduce(I&& in, O&& out, reduce_op op, int root) {
-  return request(detail::submit(detail::reduction(detail::op_kind::reduce, std::span(in),
-                                                  std::span(out), op, root, "locus::mpi::reduce")));
+  return detail::submit(detail::reduction(detail::op_kind::reduce, std::span(in), std::span(out),
+                                          op, root, "locus::mpi::reduce"));
 }
 template <class I, class O>
 request reduce(I&& in, O&& out, reduce_op op, int root) {
@@ -229,8 +256,8 @@ request reduce(I&& in, O&& out, reduce_op op, int root) {
 /// Element-wise reduction of every rank's `in` into every rank's `out`.
 template <class I, class O>
 request iallreduce(I&& in, O&& out, reduce_op op) {
-  return request(detail::submit(detail::reduction(detail::op_kind::allreduce, std::span(in),
-                                                  std::span(out), op, 0, "locus::mpi::allreduce")));
+  return detail::submit(detail::reduction(detail::op_kind::allreduce, std::span(in), std::span(out),
+                                          op, 0, "locus::mpi::allreduce"));
 }
 template <class I, class O>
 request allreduce(I&& in, O&& out, reduce_op op) {
