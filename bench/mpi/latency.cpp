@@ -1,11 +1,16 @@
 // locus-mpi-bench --lat: the latency of a remote dependence, from context::trace_values. Every
 // rank's records are gathered on rank 0 (raw MPI on the communication worker, untimed), where
 // each value's owner record (the export) is joined with its reader's (the import) by (graph,
-// key, reader). Times are one host's CLOCK_MONOTONIC: ranks on several hosts would need their
-// clocks' offsets (not done).
+// key, reader). Times are each rank's steady clock (CLOCK_MONOTONIC). Ranks on one host share
+// it; a rank on another host has its own origin, so rank 0 first estimates each rank's offset
+// (clock_offsets, below) and moves that rank's times onto its own clock before joining.
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -36,6 +41,66 @@ nlohmann::json summary(std::vector<double> v) {
   return j;
 }
 
+/// Rank r's clock minus rank 0's, as rank 0 estimates it (Cristian's method): rank 0 sends its
+/// time t0, rank r answers with its time tr, rank 0 reads t1; on one clock t0 <= tr <= t1, so
+/// the offset is tr - (t0 + t1) / 2 within +-(t1 - t0) / 2. The round with the shortest trip
+/// gives the estimate and its error bound. Ranks on rank 0's host share its clock: their
+/// estimate is reported (its size is a check: it must lie within its bound) but not applied.
+struct clock_offset {
+  std::int64_t offset_ns = 0;
+  std::int64_t error_ns = 0;
+  bool same_host = true;
+};
+
+constexpr int k_clock_rounds = 32;
+constexpr int k_clock_tag = 7301;  // raw MPI on MPI_COMM_WORLD, inside context::call
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// On the communication worker of every rank (context::call); the result on rank 0 only.
+std::vector<clock_offset> clock_offsets(int rank, int np) {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
+  int len = 0;
+  MPI_Get_processor_name(name.data(), &len);
+  std::vector<char> names(rank == 0 ? static_cast<std::size_t>(np) * name.size() : 0);
+  MPI_Gather(name.data(), static_cast<int>(name.size()), MPI_CHAR, names.data(),
+             static_cast<int>(name.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<clock_offset> out(rank == 0 ? static_cast<std::size_t>(np) : 0);
+  for (int r = 1; r < np; ++r) {
+    if (rank == 0) {
+      std::int64_t best_trip = LLONG_MAX, best = 0;
+      for (int k = 0; k < k_clock_rounds; ++k) {
+        std::int64_t t0 = now_ns(), tr = 0;
+        MPI_Send(&t0, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD);
+        MPI_Recv(&tr, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        const std::int64_t t1 = now_ns();
+        if (t1 - t0 < best_trip) {
+          best_trip = t1 - t0;
+          best = tr - t0 - (t1 - t0) / 2;
+        }
+      }
+      auto& o = out[static_cast<std::size_t>(r)];
+      o.offset_ns = best;
+      o.error_ns = (best_trip + 1) / 2;
+      o.same_host =
+          std::strncmp(names.data(), names.data() + static_cast<std::size_t>(r) * name.size(),
+                       name.size()) == 0;
+    } else if (rank == r) {
+      for (int k = 0; k < k_clock_rounds; ++k) {
+        std::int64_t t0 = 0;
+        MPI_Recv(&t0, 1, MPI_INT64_T, 0, k_clock_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        std::int64_t tr = now_ns();
+        MPI_Send(&tr, 1, MPI_INT64_T, 0, k_clock_tag, MPI_COMM_WORLD);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::value_trace>& mine) {
@@ -50,7 +115,9 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   const int np = ctx.size();
   std::vector<int> counts(static_cast<std::size_t>(np)), displs(static_cast<std::size_t>(np));
   std::vector<std::int64_t> all;
+  std::vector<clock_offset> offsets;
   ctx.call([&] {
+    offsets = clock_offsets(ctx.rank(), np);
     const int n = static_cast<int>(out.size());
     MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
     int total = 0;
@@ -69,8 +136,31 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
     bool mid_comm = false, last_comm = false, seen = false;
   };
   std::map<std::tuple<std::int64_t, std::int64_t, int>, std::pair<rec, rec>> values;
+  // The clocks: each rank's offset to rank 0's (error: the bound of its estimate). On rank 0's
+  // host the estimate must lie within its bound (one clock): the check of the method, which
+  // fails the run's verification if it does not. On another host it is applied.
+  nlohmann::json clocks = nlohmann::json::array();
+  bool clocks_ok = true;
+  for (int r = 1; r < np; ++r) {
+    const clock_offset& o = offsets[static_cast<std::size_t>(r)];
+    const bool within = o.offset_ns <= o.error_ns && -o.offset_ns <= o.error_ns;
+    if (o.same_host && !within) clocks_ok = false;
+    clocks.push_back({{"rank", r},
+                      {"offset_us", double(o.offset_ns) * 1e-3},
+                      {"error_us", double(o.error_ns) * 1e-3},
+                      {"same_host", o.same_host},
+                      {"applied", !o.same_host}});
+  }
   for (int r = 0; r < np; ++r) {
     const auto b = static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]);
+    const clock_offset& o = offsets[static_cast<std::size_t>(r)];
+    const std::int64_t shift = o.same_host ? 0 : o.offset_ns;  // rank r's time - shift: rank 0's
+    if (shift != 0) {
+      for (std::size_t i = b; i < b + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
+           i += k_words)
+        for (std::size_t w = 3; w <= 6; ++w)
+          if (all[i + w] != 0) all[i + w] -= shift;  // 0: a time not recorded
+    }
     for (std::size_t i = b; i < b + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
          i += k_words) {
       const std::int64_t flags = all[i + 2];
@@ -121,6 +211,8 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   for (std::size_t n = 0; n < slow.size() && n < 8; ++n)
     worst.push_back(slow[n].second);
   return result{{"values", joined},
+                {"clock_offsets", clocks},
+                {"clocks_consistent", clocks_ok},
                 {"slowest", worst},
                 {"records", all.size() / k_words},
                 {"asked_to_request_seen", summary(asked_seen)},
