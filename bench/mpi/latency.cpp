@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <climits>
 #include <cstring>
 #include <map>
 #include <tuple>
 
 #include "bench.hpp"
+#include "clock_sync.hpp"
 
 namespace locus_mpi_bench {
 
@@ -41,17 +41,6 @@ nlohmann::json summary(std::vector<double> v) {
   return j;
 }
 
-/// Rank r's clock minus rank 0's, as rank 0 estimates it (Cristian's method): rank 0 sends its
-/// time t0, rank r answers with its time tr, rank 0 reads t1; on one clock t0 <= tr <= t1, so
-/// the offset is tr - (t0 + t1) / 2 within +-(t1 - t0) / 2. The round with the shortest trip
-/// gives the estimate and its error bound. Ranks on rank 0's host share its clock: their
-/// estimate is reported (its size is a check: it must lie within its bound) but not applied.
-struct clock_offset {
-  std::int64_t offset_ns = 0;
-  std::int64_t error_ns = 0;
-  bool same_host = true;
-};
-
 constexpr int k_clock_rounds = 32;
 constexpr int k_clock_tag = 7301;  // raw MPI on MPI_COMM_WORLD, inside context::call
 
@@ -72,20 +61,15 @@ std::vector<clock_offset> clock_offsets(int rank, int np) {
   std::vector<clock_offset> out(rank == 0 ? static_cast<std::size_t>(np) : 0);
   for (int r = 1; r < np; ++r) {
     if (rank == 0) {
-      std::int64_t best_trip = LLONG_MAX, best = 0;
-      for (int k = 0; k < k_clock_rounds; ++k) {
-        std::int64_t t0 = now_ns(), tr = 0;
-        MPI_Send(&t0, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD);
-        MPI_Recv(&tr, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        const std::int64_t t1 = now_ns();
-        if (t1 - t0 < best_trip) {
-          best_trip = t1 - t0;
-          best = tr - t0 - (t1 - t0) / 2;
-        }
+      std::array<clock_sample, k_clock_rounds> rounds{};
+      for (clock_sample& c : rounds) {
+        c.t0 = now_ns();
+        MPI_Send(&c.t0, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD);
+        MPI_Recv(&c.tr, 1, MPI_INT64_T, r, k_clock_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        c.t1 = now_ns();
       }
       auto& o = out[static_cast<std::size_t>(r)];
-      o.offset_ns = best;
-      o.error_ns = (best_trip + 1) / 2;
+      o = estimate_offset(rounds);
       o.same_host =
           std::strncmp(names.data(), names.data() + static_cast<std::size_t>(r) * name.size(),
                        name.size()) == 0;
@@ -143,8 +127,7 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   bool clocks_ok = true;
   for (int r = 1; r < np; ++r) {
     const clock_offset& o = offsets[static_cast<std::size_t>(r)];
-    const bool within = o.offset_ns <= o.error_ns && -o.offset_ns <= o.error_ns;
-    if (o.same_host && !within) clocks_ok = false;
+    if (o.same_host && !within_bound(o)) clocks_ok = false;
     clocks.push_back({{"rank", r},
                       {"offset_us", double(o.offset_ns) * 1e-3},
                       {"error_us", double(o.error_ns) * 1e-3},
@@ -153,14 +136,10 @@ result latency_summary(locus::mpi::context& ctx, const std::vector<locus::mpi::v
   }
   for (int r = 0; r < np; ++r) {
     const auto b = static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]);
-    const clock_offset& o = offsets[static_cast<std::size_t>(r)];
-    const std::int64_t shift = o.same_host ? 0 : o.offset_ns;  // rank r's time - shift: rank 0's
-    if (shift != 0) {
-      for (std::size_t i = b; i < b + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
-           i += k_words)
-        for (std::size_t w = 3; w <= 6; ++w)
-          if (all[i + w] != 0) all[i + w] -= shift;  // 0: a time not recorded
-    }
+    // Rank r's records, moved onto rank 0's clock (words 3-6: first, mid, last, request).
+    shift_times(
+        std::span(all).subspan(b, static_cast<std::size_t>(counts[static_cast<std::size_t>(r)])),
+        k_words, 3, 6, shift_of(offsets[static_cast<std::size_t>(r)]));
     for (std::size_t i = b; i < b + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
          i += k_words) {
       const std::int64_t flags = all[i + 2];
