@@ -221,6 +221,59 @@ TEST(FlowScheduler, PriorityQueueRunsTheCheapestTaskFirst) {
   }
 }
 
+// task_hint::priority orders a ready queue in both modes: the owner takes the highest first.
+// The tasks wait on one event, satisfied from the main thread while the only worker is held by
+// another task, so all of them are in the queue when the worker looks: tasks made ready outside
+// the workers go to the ready queues too (before 2026-11-27d they went to the place's pool, in
+// the order they were notified). Then the same with the event satisfied on the worker.
+TEST(FlowScheduler, PrioritiesOrderTheReadyQueues) {
+  const std::vector<std::uint32_t> priorities{5, 1, 7, 3, 0, 6, 2, 4};
+  std::vector<int> expected(priorities.size());
+  std::iota(expected.begin(), expected.end(), 0);
+  std::sort(expected.begin(), expected.end(),
+            [&](int a, int b) { return priorities[a] > priorities[b]; });
+  for (const auto queue : {df::ready_queue::deque, df::ready_queue::priority}) {
+    for (const bool outside : {true, false}) {
+      SCOPED_TRACE(std::string(df::to_string(queue)) + (outside ? ", outside" : ", on the worker"));
+      auto flow = df::flow_scheduler::make({.queue = queue});
+      locus::config c = cfg(1);
+      c.custom_scheduler = flow->scheduler();
+      locus::runtime rt{c};
+      df::graph g(rt);
+      df::event<> go;
+      std::vector<int> order;  // appended by the only worker
+      for (std::size_t i = 0; i < priorities.size(); ++i) {
+        auto t = g.task(
+            1, [&order, i] { order.push_back(static_cast<int>(i)); },
+            df::task_hint{.priority = priorities[i]});
+        df::add_dependence(go, t, 0);
+      }
+      const auto pushed0 = flow->stats().pushed;
+      if (outside) {
+        std::atomic<bool> started{false}, release{false};
+        auto hold = g.task(0, [&] {
+          started.store(true);
+          while (!release.load())
+            std::this_thread::yield();
+        });
+        (void)hold;
+        while (!started.load())
+          std::this_thread::yield();
+        go.satisfy();  // on this thread: every task enters the worker's ready queue
+        release.store(true);
+      } else {
+        auto first = g.task(0, [go]() mutable { go.satisfy(); });
+        (void)first;
+      }
+      g.wait();
+      EXPECT_EQ(order, expected) << "the highest priority first";
+      // Every task entered a ready queue (the holder or the first task too, made ready at its
+      // creation on this thread), counted whether a worker or another thread pushed it.
+      EXPECT_EQ(flow->stats().pushed - pushed0, priorities.size() + 1);
+    }
+  }
+}
+
 // The ready queues are bound to the idle domains of the runtime they were made for: a graph on
 // a second runtime with the same scheduler is refused, and that runtime still runs tasks.
 TEST(FlowScheduler, OneSchedulerServesOneRuntime) {

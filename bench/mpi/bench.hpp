@@ -22,6 +22,16 @@ struct params {
   /// cholesky, locus: trace every remote tile (context::trace_values) and add the latency
   /// summary ("latency") to the result.
   bool lat = false;
+  /// cholesky: the process grid "PxQ" (P * Q must be the number of ranks); empty: the most
+  /// square grid with P >= Q (chol::grid_for).
+  std::string grid;
+  /// cholesky, locus: give the tile tasks priorities (the panel first: a flow scheduler's
+  /// ready queues take them in that order; the default scheduler ignores them).
+  bool priorities = true;
+  /// locus's scheduler, as --scheduler named it (main installs it): "slaw" or "flow".
+  std::string scheduler = "slaw";
+  /// cholesky, locus: write each rank's tile tasks (chol::tile_trace) to "<tile_trace>.<rank>".
+  std::string tile_trace;
 };
 
 /// Seconds of `f()`, every rank timed between two barriers (so the slowest rank counts).

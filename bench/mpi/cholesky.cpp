@@ -25,6 +25,25 @@ grid2d grid_for(int ranks) {
   return {ranks / q, q};
 }
 
+grid2d parse_grid(const std::string& spec, int ranks) {
+  if (spec.empty()) return grid_for(ranks);
+  const auto bad = [&] {
+    return std::invalid_argument("cholesky: --grid must be PxQ with P * Q = " +
+                                 std::to_string(ranks) + " (the ranks), got '" + spec + "'");
+  };
+  const auto x = spec.find('x');
+  if (x == std::string::npos || x == 0 || x + 1 == spec.size()) throw bad();
+  const std::string ps = spec.substr(0, x), qs = spec.substr(x + 1);
+  const auto digits = [](const std::string& s) {
+    return s.size() <= 6 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(ps) || !digits(qs)) throw bad();
+  const int p = std::stoi(ps), q = std::stoi(qs);
+  if (p < 1 || q < 1 || static_cast<long>(p) * q != ranks) throw bad();
+  return {p, q};
+}
+
 dist_tiles::dist_tiles(ck::dims d, grid2d g, int rank) : m_d(d), m_g(g), m_rank(rank) {
   const std::size_t nt = d.tiles(), npos = std::numeric_limits<std::size_t>::max();
   m_slot.assign(nt * nt, npos);
@@ -48,6 +67,23 @@ void dist_tiles::load(const ck::tiled_matrix& a) {
   for (std::size_t i = 0; i < nt; ++i)
     for (std::size_t j = 0; j <= i; ++j)
       if (mine(i, j)) std::copy_n(a.tile(i, j), n, tile(i, j));
+}
+
+void write_trace(const tile_trace& t, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) throw std::runtime_error("cholesky: cannot write the tile trace " + path);
+  std::fprintf(f,
+               "# locus-mpi-bench cholesky --tile-trace: 'graph START' per factorisation, then "
+               "'OP I J K START END' per tile task (OP 0 potrf, 1 trsm, 2 syrk, 3 gemm; "
+               "steady-clock seconds)\n");
+  for (std::size_t g = 0; g < t.graphs.size(); ++g) {
+    std::fprintf(f, "graph %.9f\n", t.graphs[g]);
+    for (const auto& s : t.spans[g])
+      std::fprintf(f, "%d %zu %zu %zu %.9f %.9f\n", static_cast<int>(s.t.kind), s.t.i, s.t.j, s.t.k,
+                   s.start, s.end);
+  }
+  if (std::fclose(f) != 0)
+    throw std::runtime_error("cholesky: cannot write the tile trace " + path);
 }
 
 double process_cpu_s() {
@@ -160,7 +196,7 @@ double run_one(const std::string& name, locus::mpi::context& ctx, locus::runtime
 
 std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const params& p) {
   namespace ck = cholesky_kernel;
-  const chol::grid2d g = chol::grid_for(ctx.size());
+  const chol::grid2d g = chol::parse_grid(p.grid, ctx.size());
   const std::vector<std::string> runtimes =
       p.runtimes.empty() ? chol::available_runtimes() : p.runtimes;
   const std::vector<std::string> built = chol::available_runtimes();
@@ -184,6 +220,8 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       }
       const auto comm0 = ctx.stats();
       chol::locus_counts lc;
+      lc.priorities = p.priorities;
+      if (!p.tile_trace.empty() && name == "locus") lc.trace = std::make_shared<chol::tile_trace>();
       double cpu_s = 0;  // the process's CPU time in the timed regions
       for (int r = 0; r < p.reps; ++r) {
         tiles.load(a);
@@ -193,6 +231,7 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
         cpu_s += chol::process_cpu_s() - cpu0;
       }
       const auto comm1 = ctx.stats();
+      if (lc.trace) chol::write_trace(*lc.trace, p.tile_trace + "." + std::to_string(ctx.rank()));
       // The last repetition's factor, checked on rank 0 (untimed).
       std::optional<ck::tiled_matrix> l;
       if (ctx.rank() == 0) l.emplace(d);
@@ -246,19 +285,21 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
       // requests they completed.
       if (name == "locus") {
         const std::size_t np = static_cast<std::size_t>(ctx.size());
-        constexpr int n_each = 6;
+        constexpr int n_each = 7;
         const double mine[n_each] = {
             lc.idle_s / p.reps,
             double(comm1.cpu_ns - comm0.cpu_ns) * 1e-9 / p.reps,
             double(comm1.worker_steps - comm0.worker_steps) / p.reps,
             double(comm1.worker_step_completed - comm0.worker_step_completed) / p.reps,
             double(comm1.idle_steps_pending - comm0.idle_steps_pending) / p.reps,
-            double(comm1.idle_parks_pending - comm0.idle_parks_pending) / p.reps};
+            double(comm1.idle_parks_pending - comm0.idle_parks_pending) / p.reps,
+            lc.kernel_s / p.reps};
         std::vector<double> all(n_each * np);
         ctx.call([&] {
           MPI_Gather(mine, n_each, MPI_DOUBLE, all.data(), n_each, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         });
-        std::vector<double> idle(np), cpu(np), steps(np), done(np), again(np), parks(np);
+        std::vector<double> idle(np), cpu(np), steps(np), done(np), again(np), parks(np),
+            kernel(np);
         for (std::size_t k = 0; k < np; ++k) {
           idle[k] = all[n_each * k];
           cpu[k] = all[n_each * k + 1];
@@ -266,12 +307,16 @@ std::vector<result> cholesky(locus::mpi::context& ctx, locus::runtime& rt, const
           done[k] = all[n_each * k + 3];
           again[k] = all[n_each * k + 4];
           parks[k] = all[n_each * k + 5];
+          kernel[k] = all[n_each * k + 6];
         }
         r["worker_idle_s"] = idle;
         // Rank 0's tile kernels (worker-seconds) and tile tasks per factorisation: with
         // worker_idle_s, where the workers' time went (kernels, idle, the rest: the runtime).
         r["kernel_s"] = lc.kernel_s / p.reps;
         r["tile_tasks"] = double(lc.tasks) / p.reps;
+        r["kernel_s_per_rank"] = kernel;
+        r["scheduler"] = p.scheduler;
+        r["priorities"] = lc.priorities;
         r["comm_cpu_s_per_rank"] = cpu;
         r["worker_steps_per_rank"] = steps;
         r["worker_step_completed_per_rank"] = done;

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct grid2d {
 };
 /// The most square grid of `ranks` with P >= Q (2 -> 2x1, 4 -> 2x2, 6 -> 3x2).
 [[nodiscard]] grid2d grid_for(int ranks);
+/// The grid `spec` names ("PxQ", P, Q >= 1, P * Q = ranks), or grid_for(ranks) when it is
+/// empty; throws std::invalid_argument (naming the spec and the ranks) otherwise.
+[[nodiscard]] grid2d parse_grid(const std::string& spec, int ranks);
 
 /// This rank's lower tiles of a block-cyclic matrix, each b x b column-major (ld b), contiguous.
 class dist_tiles {
@@ -72,10 +76,32 @@ class dist_tiles {
 /// (looking for work or asleep, every worker summed) from the graph's creation to the end of
 /// its wait(); the tile kernels' time (every task's kernel call, summed: worker-seconds); the
 /// graph's tasks.
+/// The tile kernels a rank ran (--tile-trace): per factorisation its start (the graph's
+/// creation), then each task with its kernel's start and end; steady-clock seconds, one clock
+/// for the ranks of one host. Tasks append under the mutex (a trace is a diagnosis, not a
+/// measurement: the timed runs leave it off).
+struct tile_trace {
+  struct span {
+    cholesky_kernel::tile_task t;
+    double start, end;
+  };
+  std::mutex mx;
+  std::vector<double> graphs;
+  std::vector<std::vector<span>> spans;  ///< per factorisation
+};
+
 struct locus_counts {
   double idle_s = 0, kernel_s = 0;
   std::uint64_t tasks = 0;
+  std::shared_ptr<tile_trace> trace;  ///< null: no trace
+  /// Give the tile tasks priorities (the panel first; they order the ready queues of a flow
+  /// scheduler, and the default scheduler ignores them).
+  bool priorities = true;
 };
+
+/// Writes `t` to `path` (one line per factorisation start and per task; the file's first line
+/// says the format); throws std::runtime_error if it cannot.
+void write_trace(const tile_trace& t, const std::string& path);
 
 /// The runtimes; each returns the timed seconds. `workers`: threads per rank for the ones that
 /// take a count (OpenMP); locus uses the runtime's workers and adds to `c`.

@@ -39,8 +39,21 @@ using kernel_clock = std::chrono::steady_clock;
 /// Shared by the tasks (a task that outlives a failed wait() still has its counter).
 using kernel_counter = std::shared_ptr<std::atomic<std::uint64_t>>;
 
+/// A tile task's priority: the panel first. Column j's tasks rank above those of every later
+/// column, and within a column potrf above trsm above the updates (syrk, gemm): the critical
+/// path of the factorisation runs down the panels, and a rank that waits for another's panel
+/// idles (docs/benchmarks-mpi.md, 2026-11-27d).
+std::uint32_t priority_of(const ck::tile_task& t, std::size_t nt) {
+  const std::uint32_t within = t.kind == op::potrf ? 3 : t.kind == op::trsm ? 2 : 1;
+  return static_cast<std::uint32_t>(nt - t.j) * 4 + within;
+}
+
+double seconds(kernel_clock::time_point t) {
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+
 void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kernel_ns,
-           std::uint64_t& tasks) {
+           locus_counts& c) {
   const std::size_t nt = a.tiles(), b = a.size().b, bytes = a.tile_bytes();
   const std::size_t declared = declared_bytes(bytes);
   const auto key = [nt](std::size_t i, std::size_t j) { return i * nt + j; };
@@ -60,33 +73,42 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kern
     const bool final_tile = t.kind == op::potrf || t.kind == op::trsm;
     df::event<df::datablock> out =
         final_tile ? dg.event<df::datablock>(w, bytes) : df::event<df::datablock>();
-    ++tasks;
-    df::edt e = dg.task(1 + nreads, [t, b, nreads, out, kernel_ns](df::edt_args& in) mutable {
-      double* x = in.get<df::datablock>(0).as<double>().data();
-      const double* r0 = nreads > 0 ? in.read<double>(1).data() : nullptr;
-      const double* r1 = nreads > 1 ? in.read<double>(2).data() : nullptr;
-      const auto t0 = kernel_clock::now();
-      switch (t.kind) {
-        case op::potrf:
-          ck::potrf(x, b);
-          break;
-        case op::trsm:
-          ck::trsm(r0, x, b);
-          break;
-        case op::syrk:
-          ck::syrk(r0, x, b);
-          break;
-        case op::gemm:
-          ck::gemm(r0, r1, x, b);
-          break;
-      }
-      kernel_ns->fetch_add(
-          static_cast<std::uint64_t>(
-              std::chrono::duration_cast<std::chrono::nanoseconds>(kernel_clock::now() - t0)
-                  .count()),
-          std::memory_order_relaxed);
-      out.satisfy(in.get<df::datablock>(0));
-    });
+    ++c.tasks;
+    std::shared_ptr<tile_trace> trace = c.trace;
+    const df::task_hint hint{.priority = c.priorities ? priority_of(t, nt) : 0};
+    df::edt e = dg.task(
+        1 + nreads,
+        [t, b, nreads, out, kernel_ns, trace](df::edt_args& in) mutable {
+          double* x = in.get<df::datablock>(0).as<double>().data();
+          const double* r0 = nreads > 0 ? in.read<double>(1).data() : nullptr;
+          const double* r1 = nreads > 1 ? in.read<double>(2).data() : nullptr;
+          const auto t0 = kernel_clock::now();
+          switch (t.kind) {
+            case op::potrf:
+              ck::potrf(x, b);
+              break;
+            case op::trsm:
+              ck::trsm(r0, x, b);
+              break;
+            case op::syrk:
+              ck::syrk(r0, x, b);
+              break;
+            case op::gemm:
+              ck::gemm(r0, r1, x, b);
+              break;
+          }
+          const auto t1 = kernel_clock::now();
+          kernel_ns->fetch_add(
+              static_cast<std::uint64_t>(
+                  std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()),
+              std::memory_order_relaxed);
+          if (trace) {
+            std::lock_guard lk(trace->mx);
+            trace->spans.back().push_back({t, seconds(t0), seconds(t1)});
+          }
+          out.satisfy(in.get<df::datablock>(0));
+        },
+        hint);
     df::add_dependence(cur[w], e, 0);
     for (std::uint32_t s = 0; s < nreads; ++s)
       df::add_dependence(dg.event<df::datablock>(reads[s], declared), e, 1 + s);
@@ -99,10 +121,15 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kern
 double factor_locus(locus::mpi::context& ctx, locus::runtime& rt, dist_tiles& a, locus_counts& c) {
   const auto kernel_ns = std::make_shared<std::atomic<std::uint64_t>>(0);
   const double s = timed(ctx, [&] {
+    if (c.trace) {
+      std::lock_guard lk(c.trace->mx);
+      c.trace->graphs.push_back(seconds(kernel_clock::now()));
+      c.trace->spans.emplace_back();
+    }
     const std::uint64_t idle0 = idle_ns(rt);
     const std::size_t nt = a.tiles();
     locus::mpi::dist_graph dg(rt, [&a, nt](std::uint64_t k) { return a.owner(k / nt, k % nt); });
-    build(dg, a, kernel_ns, c.tasks);
+    build(dg, a, kernel_ns, c);
     dg.wait();
     c.idle_s += double(idle_ns(rt) - idle0) * 1e-9;
   });

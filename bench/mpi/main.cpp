@@ -1,6 +1,7 @@
 // locus-mpi-bench: the mpi module's benchmarks, run under mpirun.
 //   mpirun -np 2 locus-mpi-bench pingpong|heat|cholesky|all [--reps N] [--iters N] [--size RxC]
-//          [--chol-sizes NxB,...] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
+//          [--chol-sizes NxB,...] [--grid PxQ] [--scheduler slaw|flow] [--no-priorities]
+//          [--tile-trace PREFIX] [--runtimes locus,mpi-omp,scalapack,starpu-mpi]
 //          [--workers N] [--progress shared|dedicated] [--spin-us N] [--max-sleep-us N]
 //          [--worker-poll-us N]
 //          [--funneled] [--no-worker-progress] [--busy-sleep-us N] [--idle-progress-us N]
@@ -17,6 +18,8 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+
+#include <locus/dataflow.hpp>
 
 #include "bench.hpp"
 #include "pinning.hpp"
@@ -55,6 +58,19 @@ int main(int argc, char** argv) {
   app.add_option("--size", p.sizes, "heat grid RxC (default 2048x2048)");
   app.add_option("--pp-bytes", p.pp_bytes, "pingpong message sizes in bytes (default: 8 1048576)");
   app.add_option("--chol-sizes", p.chol_sizes, "cholesky sizes NxB[,NxB...] (default 4096x256)");
+  app.add_option("--grid", p.grid,
+                 "cholesky process grid PxQ, P * Q = ranks (default: the most square, P >= Q)");
+  std::string& sched = p.scheduler;
+  app.add_option("--scheduler", sched,
+                 "locus's scheduler: slaw (the default scheduler: a ready graph task goes on the "
+                 "enabling worker's deque) or flow (dataflow::flow_scheduler, ready queues in "
+                 "priority order, then newest first)")
+      ->check(CLI::IsMember({"slaw", "flow"}));
+  bool no_priorities = false;
+  app.add_flag("--no-priorities", no_priorities,
+               "cholesky, locus: tile tasks without priorities (all 0)");
+  app.add_option("--tile-trace", p.tile_trace,
+                 "cholesky, locus: write each rank's tile tasks (start, end) to PREFIX.RANK");
   app.add_option("--runtimes", p.runtimes, "cholesky runtimes (default: all built)")
       ->delimiter(',');
   app.add_option("--workers", workers, "locus workers (and OpenMP threads) per rank")
@@ -105,6 +121,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  p.priorities = !no_priorities;
   locus::mpi::options o;
   o.progress = progress == "dedicated" ? locus::mpi::progress_mode::dedicated
                                        : locus::mpi::progress_mode::shared;
@@ -139,6 +156,9 @@ int main(int argc, char** argv) {
   cfg.workers = workers;
   const pin_choice pinned = choose_pinning(ctx, pin, workers);
   cfg.pin = pinned.pin;
+  const std::shared_ptr<locus::dataflow::flow_scheduler> flow =
+      sched == "flow" ? locus::dataflow::flow_scheduler::make() : nullptr;
+  if (flow) cfg.custom_scheduler = flow->scheduler();
   std::optional<locus::runtime> rt_storage;
   rt_storage.emplace(cfg);
   locus::runtime& rt = *rt_storage;

@@ -22,8 +22,9 @@ class flow_queues : public ext::acquisition {
   /// std::logic_error if they serve another runtime (one scheduler per runtime).
   virtual void attach(ext::core_ref rt) = 0;
   /// Worker `to`'s ready queue of runtime `rt` (attached) gets `item` (the task's runner
-  /// frame or the task itself) for task `n`, with its weight for steal-half. Called on a
-  /// worker of `rt`; the cost is computed for `to` here. Throws std::bad_alloc.
+  /// frame or the task itself) for task `n`, with its weight for steal-half and its rank
+  /// (priority, and cost in priority mode). Called on a worker of `rt` or, while `rt` is
+  /// alive, on any thread; the cost is computed for `to` here. Throws std::bad_alloc.
   virtual void push(ext::core_ref rt, unsigned to, std::uintptr_t item, const edt_node& n) = 0;
 };
 

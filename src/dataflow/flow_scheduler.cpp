@@ -2,11 +2,14 @@
 // (locus/dataflow/flow_scheduler.hpp states the policy).
 //
 // Each queue is a ranked ext::shared_pool (locus/ext/pool.hpp, "Ranked pools"): its front is
-// the owner's end (cheapest, then newest), its back the thieves' end (dearest, then oldest); in
-// ready_queue::deque mode every rank is 0, so the order is the deque's. An entry's tag is its
-// task's node. flow_stats::cost_at_run adds, for a task its queue's owner takes, the rank
-// (priority mode: the retrieval cost for that worker, computed when the task entered the
-// queue) or, in deque mode, the same cost computed at the take (it differs only if an input
+// the owner's end (highest priority, then cheapest, then newest), its back the thieves' end
+// (lowest priority, dearest, oldest). A rank is the task's priority (task_hint::priority)
+// inverted in its high 32 bits and, in priority mode, the retrieval cost in its low 32 bits
+// (saturated); in ready_queue::deque mode with every priority 0 every rank is equal, so the
+// order is the deque's. An entry's tag is its task's node. flow_stats::cost_at_run adds, for a
+// task its queue's owner takes, the rank's cost (priority mode: the retrieval cost for that
+// worker, computed when the task entered the queue) or, in deque mode, the same cost computed
+// at the take (it differs only if an input
 // block's home moved while the task waited: a block written on another core meanwhile); for a
 // stolen task, its cost for the thief.
 //
@@ -54,6 +57,19 @@ struct alignas(64) ready_queue_state {
   flow_counters counters;  ///< the owner's
 };
 
+/// A queue entry's rank from a task's priority and cost (rank_for), and the cost back.
+[[nodiscard]] constexpr std::uint64_t queue_rank(std::uint32_t priority,
+                                                 std::uint64_t cost) noexcept {
+  constexpr std::uint64_t k_low = 0xffffffffu;
+  return (std::uint64_t{k_low - priority} << 32) | (cost < k_low ? cost : k_low);
+}
+[[nodiscard]] constexpr std::uint64_t cost_of_rank(std::uint64_t rank) noexcept {
+  return rank & 0xffffffffu;
+}
+static_assert(queue_rank(1, 0) < queue_rank(0, 0) && queue_rank(0, 0) < queue_rank(0, 1));
+static_assert(queue_rank(1, ~std::uint64_t{0}) < queue_rank(0, 0));
+static_assert(cost_of_rank(queue_rank(7, 12345)) == 12345);
+
 [[nodiscard]] const edt_node& node_of(const ext::shared_pool::ranked_item& r) noexcept {
   return *reinterpret_cast<const edt_node*>(r.tag);
 }
@@ -79,7 +95,10 @@ class flow_queues_impl final : public flow_queues {
                                           steal_weight(n, m_opt.steal),
                                           reinterpret_cast<std::uintptr_t>(&n)};
     (void)m_queues[to]->pool.push_ranked(r);  // unbounded: never full
-    if (rt.is_current()) flow_counters::bump(m_queues[ext::this_worker_index()]->counters.pushed);
+    if (rt.is_current())
+      flow_counters::bump(m_queues[ext::this_worker_index()]->counters.pushed);
+    else
+      m_pushed_outside.fetch_add(1, std::memory_order_relaxed);  // any thread: an RMW
   }
 
   bool acquire(ext::worker_ref w, ext::work_item& out) override {
@@ -122,14 +141,18 @@ class flow_queues_impl final : public flow_queues {
       s.tasks_stolen += c.tasks_stolen.load(std::memory_order_relaxed);
       s.cost_at_run += c.cost_at_run.load(std::memory_order_relaxed);
     }
+    s.pushed += m_pushed_outside.load(std::memory_order_relaxed);
     return s;
   }
 
  private:
-  /// The rank of task n in worker w's queue: its retrieval cost for w in priority mode, else 0.
+  /// The rank of task n in worker w's queue (lower comes out of the front first): its priority
+  /// inverted in the high 32 bits, so a higher priority ranks lower; in priority mode its
+  /// retrieval cost for w in the low 32 bits (saturated), else 0.
   [[nodiscard]] std::uint64_t rank_for(const edt_node& n, ext::core_ref rt,
                                        unsigned w) const noexcept {
-    return m_opt.queue == ready_queue::priority ? retrieval_cost(n, rt, w) : 0;
+    const std::uint64_t cost = m_opt.queue == ready_queue::priority ? retrieval_cost(n, rt, w) : 0;
+    return queue_rank(n.hint.priority, cost);
   }
 
   /// Makes the queues for `rt` once (one per worker, each bound to its worker's idle domain);
@@ -157,7 +180,7 @@ class flow_queues_impl final : public flow_queues {
     if (!q.pool.take_front(r)) return false;
     flow_counters::bump(q.counters.local_takes);
     const std::uint64_t cost = m_opt.queue == ready_queue::priority
-                                   ? r.rank
+                                   ? cost_of_rank(r.rank)
                                    : retrieval_cost(node_of(r), w.core(), w.index());
     flow_counters::bump(q.counters.cost_at_run, cost);
     out = r.item;
@@ -198,6 +221,8 @@ class flow_queues_impl final : public flow_queues {
   /// The id (ext::core_ref::id) of the runtime the queues were made for; 0 until then.
   std::atomic<std::uint64_t> m_runtime{0};
   std::vector<std::unique_ptr<ready_queue_state>> m_queues;
+  /// Tasks pushed by threads that are not workers of the runtime (flow_stats::pushed).
+  std::atomic<std::uint64_t> m_pushed_outside{0};
 };
 
 class flow_scheduler_impl final : public flow_scheduler {

@@ -219,6 +219,21 @@ void fire(edt_node* n, bool counted = false) {
     return;
   }
   const std::uint32_t place = place_for(*n);
+  if (g.flow != nullptr && !here && !g.rt.place_workers(place).empty()) {
+    // From outside (a communication worker satisfying an import, the main thread): a ready
+    // queue too, so that priorities and the queue's order hold for these tasks as for the
+    // others (before 2026-11-27d they went to the place's pool and waited there until the
+    // ready queues were empty). near_data's worker if it is in that place, else the place's
+    // workers in turn.
+    const std::vector<unsigned>& ws = g.rt.place_workers(place);
+    const int d = g.place == placement::near_data ? data_worker(*n, g.rt) : -1;
+    const unsigned to =
+        d >= 0 && g.rt.place_of(static_cast<unsigned>(d)) == place
+            ? static_cast<unsigned>(d)
+            : ws[g.outside_turn.fetch_add(1, std::memory_order_relaxed) % ws.size()];
+    g.flow->push(g.rt, to, ready_item(n, place), *n);
+    return;
+  }
   ext::make_runnable(g.rt, place, ready_item(n, place), true);
 }
 

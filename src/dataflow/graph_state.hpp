@@ -55,6 +55,9 @@ struct graph_state {
   std::shared_ptr<const std::atomic<bool>> rt_alive;
   placement place;
   flow_queues* flow = nullptr;  ///< the runtime's flow scheduler's ready queues, if it has one
+  /// The next worker of a place to get a task made ready outside the workers (fire(): the
+  /// flow scheduler's queues), a turn counter; relaxed: only spreads them.
+  std::atomic<unsigned> outside_turn{0};
   /// Waiters: a thread in wait() (cv) or frames in co_await g. The condition is re-checked
   /// under the mutex, and a finisher that makes it true notifies under the mutex, so no
   /// wake-up is lost.

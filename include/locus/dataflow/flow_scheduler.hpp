@@ -10,7 +10,9 @@
 //
 // Without it, a task that becomes ready goes on the core's deque of the enabling worker (or a
 // place's mailbox) like a help-first child: cheap, the default. With it, every worker has a
-// *ready queue* of data-driven tasks beside its deque:
+// *ready queue* of data-driven tasks beside its deque, ordered first by the tasks' priorities
+// (task_hint::priority, given to graph::task: the owner takes the highest, thieves the
+// lowest; all 0 by default), then by the mode:
 //   * ready_queue::deque — newest first for the owner, oldest first for thieves (the deque's
 //     order, but with the stealing below);
 //   * ready_queue::priority — ordered by *data-retrieval cost*: the bytes of the task's input
@@ -27,6 +29,9 @@
 //     it statically dominates (pessimistic) or all its descendants (optimistic), given as a
 //     task_hint when it is created (graph::task); without a hint both are 0, so steal-half
 //     takes half the tasks. The thief runs the first and keeps the rest in its own queue.
+// A task made ready by a thread that is not one of the runtime's workers (an event satisfied by
+// the main thread, or by locus::mpi's communication worker when a value from another rank
+// arrives) goes to a ready queue too: near_data's worker, else the place's workers in turn.
 // Victims are visited in the runtime's victim tiers (config::victims: hierarchical, nearest
 // first, or random), then every other worker; each group once, from a random member on. Placement
 // (graph_options::place) picks the queue: the enabling worker's, or near_data: that of the worker

@@ -354,7 +354,8 @@ class graph {
   edt task(std::uint32_t slots, F&& body) {
     return task(slots, std::forward<F>(body), task_hint{});
   }
-  /// The same, with what the task leads to (task_hint), for steal-half.
+  /// The same, with a task_hint for the flow scheduler: what the task leads to (steal-half's
+  /// weights) and its priority (the ready queues' order).
   template <class F>
   edt task(std::uint32_t slots, F&& body, task_hint hint) {
     using B = std::decay_t<F>;

@@ -14,13 +14,21 @@
 
 namespace locus::dataflow {
 
-/// What a task leads to, for steal-half (flow_scheduler.hpp): the number of tasks it statically
-/// dominates (every path to them goes through it) and of all its descendants. Only read by a
-/// flow scheduler with steal_mode::half_pessimistic (dominated) or half_optimistic
-/// (descendants); a task weighs 1 + that count.
+/// What the flow scheduler (flow_scheduler.hpp) may know of a task; the default scheduler reads
+/// none of it.
+/// * dominated, descendants: what the task leads to, for steal-half: the number of tasks it
+///   statically dominates (every path to them goes through it) and of all its descendants.
+///   Read with steal_mode::half_pessimistic (dominated) or half_optimistic (descendants); a
+///   task weighs 1 + that count.
+/// * priority: higher runs first. A ready queue's owner takes its highest priority first and
+///   thieves its lowest; the queue's mode (ready_queue) orders equal priorities. 0 for every
+///   task leaves the mode's order as it is. Give the critical path the higher priorities (a
+///   factorisation's panel before its trailing updates, tasks whose results other ranks or
+///   places wait for).
 struct task_hint {
   std::uint32_t dominated = 0;
   std::uint32_t descendants = 0;
+  std::uint32_t priority = 0;
 };
 
 class edt_args;

@@ -240,6 +240,8 @@ class dist_graph {
   }
 
  private:
+  /// The export tasks' hint: the highest priority, above every task of the program.
+  static constexpr locus::dataflow::task_hint k_export_hint{.priority = 0xffffffffu};
   /// On the owner of `key` (more than one rank): a task of the local graph hands the value to
   /// the communication worker once `ev` fired (with worker_progress, its worker starts the
   /// sends itself when nobody else progresses).
@@ -247,34 +249,41 @@ class dist_graph {
   void export_when_fired(locus::dataflow::event<T>& ev, std::uint64_t key,
                          const detail::wire_type& t) {
     detail::dist_state* s = m_s;
-    auto t_export = m_g.task(1, [s, key, t](locus::dataflow::edt_args& in) {
-      detail::export_value v;
-      if constexpr (std::is_same_v<T, locus::dataflow::datablock>) {
-        auto b = std::make_shared<locus::dataflow::datablock>(in.get<T>(0));
-        v.data = b->bytes().data();
-        v.bytes = b->size();
-        v.keep = std::move(b);
-      } else {
-        auto b = std::make_shared<T>(in.get<T>(0));
-        v.data = b.get();
-        v.bytes = sizeof(T);
-        v.keep = std::move(b);
-      }
-      detail::dist_export(*s, key, t, std::move(v));
-    });
+    auto t_export = m_g.task(
+        1,
+        [s, key, t](locus::dataflow::edt_args& in) {
+          detail::export_value v;
+          if constexpr (std::is_same_v<T, locus::dataflow::datablock>) {
+            auto b = std::make_shared<locus::dataflow::datablock>(in.get<T>(0));
+            v.data = b->bytes().data();
+            v.bytes = b->size();
+            v.keep = std::move(b);
+          } else {
+            auto b = std::make_shared<T>(in.get<T>(0));
+            v.data = b.get();
+            v.bytes = sizeof(T);
+            v.keep = std::move(b);
+          }
+          detail::dist_export(*s, key, t, std::move(v));
+        },
+        k_export_hint);
     locus::dataflow::add_dependence(ev, t_export, 0);
   }
 
  public:
   /// A task of the local graph (dataflow::graph::task). A body that returns void is followed,
   /// on its worker, by one progress step of the rank's messages (options::worker_progress).
+  /// `hint` as for graph::task: with a flow scheduler, task_hint::priority orders the ready
+  /// queues (the tasks that hand a value to other ranks rank above every priority a program
+  /// gives, so a value leaves as soon as it is final).
   template <class F>
-  locus::dataflow::edt task(std::uint32_t slots, F&& body) {
+  locus::dataflow::edt task(std::uint32_t slots, F&& body, locus::dataflow::task_hint hint = {}) {
     using B = std::decay_t<F>;
+    if (hint.priority == k_export_hint.priority) hint.priority -= 1;  // the exports stay first
     if constexpr (detail::plain_body<B>)
-      return m_g.task(slots, detail::stepping_body<B>{std::forward<F>(body), m_ctx});
+      return m_g.task(slots, detail::stepping_body<B>{std::forward<F>(body), m_ctx}, hint);
     else
-      return m_g.task(slots, std::forward<F>(body));
+      return m_g.task(slots, std::forward<F>(body), hint);
   }
   [[nodiscard]] locus::dataflow::graph& local() noexcept { return m_g; }
 

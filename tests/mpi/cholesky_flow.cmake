@@ -1,0 +1,48 @@
+# mpi.cholesky.flow.np2: locus-mpi-bench's Cholesky (512 / 64: 8 x 8 tiles, 120 tile tasks) on
+# 2 ranks, a 1x2 grid, the flow scheduler with the tile tasks' priorities, 2 factorisations,
+# every tile task traced. Checks: the run verified its factor (exit 0); the JSON names the
+# scheduler and the grid; each rank's trace holds 2 factorisations, and in each exactly the
+# tasks that rank owns on a 1x2 grid (tile (i, j) on rank j mod 2), 120 over both ranks.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${MPIRUN} --oversubscribe -np 2 ${BENCH} cholesky --chol-sizes 512x64
+                        --reps 2 --runtimes locus --scheduler flow --grid 1x2
+                        --tile-trace ${OUT}/trace --json ${OUT}/result.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message(STATUS "${out}\n${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "locus-mpi-bench cholesky failed (exit ${rc})")
+endif()
+file(READ ${OUT}/result.json json)
+foreach(want [["scheduler": "flow"]] [["grid": "1x2"]] [["verified": true]])
+  string(FIND "${json}" "${want}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the JSON lacks ${want}")
+  endif()
+endforeach()
+set(total 0)
+foreach(rank 0 1)
+  file(STRINGS ${OUT}/trace.${rank} graphs REGEX "^graph ")
+  list(LENGTH graphs ngraphs)
+  if(NOT ngraphs EQUAL 2)
+    message(FATAL_ERROR "rank ${rank}'s trace has ${ngraphs} factorisations, not 2")
+  endif()
+  file(STRINGS ${OUT}/trace.${rank} spans REGEX "^[0-3] ")
+  foreach(s IN LISTS spans)
+    string(REPLACE " " ";" f "${s}")
+    list(GET f 2 j)
+    list(GET f 4 start)
+    list(GET f 5 end)
+    math(EXPR owner "${j} % 2")
+    if(NOT owner EQUAL rank)
+      message(FATAL_ERROR "rank ${rank} ran a task of column ${j}: ${s}")
+    endif()
+    if(end LESS start)
+      message(FATAL_ERROR "a span ends before it starts: ${s}")
+    endif()
+    math(EXPR total "${total} + 1")
+  endforeach()
+endforeach()
+if(NOT total EQUAL 240)
+  message(FATAL_ERROR "the traces hold ${total} tile tasks, not 2 x 120")
+endif()
