@@ -227,7 +227,7 @@ TEST(FlowScheduler, PriorityQueueRunsTheCheapestTaskFirst) {
 // the workers go to the ready queues too (before 2026-11-27d they went to the place's pool, in
 // the order they were notified). Then the same with the event satisfied on the worker.
 TEST(FlowScheduler, PrioritiesOrderTheReadyQueues) {
-  const std::vector<std::uint32_t> priorities{5, 1, 7, 3, 0, 6, 2, 4};
+  const std::vector<std::uint16_t> priorities{5, 1, 7, 3, 0, 6, 2, 4};
   std::vector<int> expected(priorities.size());
   std::iota(expected.begin(), expected.end(), 0);
   std::sort(expected.begin(), expected.end(),

@@ -10,6 +10,7 @@
 // region, as in locus-bench's cholesky.
 #include <locus/dataflow.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -43,9 +44,11 @@ using kernel_counter = std::shared_ptr<std::atomic<std::uint64_t>>;
 /// column, and within a column potrf above trsm above the updates (syrk, gemm): the critical
 /// path of the factorisation runs down the panels, and a rank that waits for another's panel
 /// idles (docs/benchmarks-mpi.md, 2026-11-27d).
-std::uint32_t priority_of(const ck::tile_task& t, std::size_t nt) {
-  const std::uint32_t within = t.kind == op::potrf ? 3 : t.kind == op::trsm ? 2 : 1;
-  return static_cast<std::uint32_t>(nt - t.j) * 4 + within;
+/// Saturated at 0xfffe (task_hint::priority has 16 bits; more than 16,383 tile columns would
+/// share the top priority).
+std::uint16_t priority_of(const ck::tile_task& t, std::size_t nt) {
+  const std::size_t within = t.kind == op::potrf ? 3 : t.kind == op::trsm ? 2 : 1;
+  return static_cast<std::uint16_t>(std::min<std::size_t>((nt - t.j) * 4 + within, 0xfffe));
 }
 
 double seconds(kernel_clock::time_point t) {
@@ -75,7 +78,7 @@ void build(locus::mpi::dist_graph& dg, dist_tiles& a, const kernel_counter& kern
         final_tile ? dg.event<df::datablock>(w, bytes) : df::event<df::datablock>();
     ++c.tasks;
     std::shared_ptr<tile_trace> trace = c.trace;
-    const df::task_hint hint{.priority = c.priorities ? priority_of(t, nt) : 0};
+    const df::task_hint hint{.priority = c.priorities ? priority_of(t, nt) : std::uint16_t{0}};
     df::edt e = dg.task(
         1 + nreads,
         [t, b, nreads, out, kernel_ns, trace](df::edt_args& in) mutable {

@@ -50,9 +50,9 @@ std::uint64_t retrieval_cost(const edt_node& n, ext::core_ref rt, unsigned w) no
 std::uint32_t steal_weight(const edt_node& n, steal_mode m) noexcept {
   switch (m) {
     case steal_mode::half_pessimistic:
-      return n.hint.dominated == UINT32_MAX ? UINT32_MAX : 1 + n.hint.dominated;
+      return n.dominated == UINT32_MAX ? UINT32_MAX : 1 + n.dominated;
     case steal_mode::half_optimistic:
-      return n.hint.descendants == UINT32_MAX ? UINT32_MAX : 1 + n.hint.descendants;
+      return n.descendants == UINT32_MAX ? UINT32_MAX : 1 + n.descendants;
     case steal_mode::one:
       break;
   }

@@ -58,10 +58,10 @@ struct alignas(64) ready_queue_state {
 };
 
 /// A queue entry's rank from a task's priority and cost (rank_for), and the cost back.
-[[nodiscard]] constexpr std::uint64_t queue_rank(std::uint32_t priority,
+[[nodiscard]] constexpr std::uint64_t queue_rank(std::uint16_t priority,
                                                  std::uint64_t cost) noexcept {
   constexpr std::uint64_t k_low = 0xffffffffu;
-  return (std::uint64_t{k_low - priority} << 32) | (cost < k_low ? cost : k_low);
+  return (std::uint64_t{0xffffu - priority} << 32) | (cost < k_low ? cost : k_low);
 }
 [[nodiscard]] constexpr std::uint64_t cost_of_rank(std::uint64_t rank) noexcept {
   return rank & 0xffffffffu;
@@ -152,7 +152,7 @@ class flow_queues_impl final : public flow_queues {
   [[nodiscard]] std::uint64_t rank_for(const edt_node& n, ext::core_ref rt,
                                        unsigned w) const noexcept {
     const std::uint64_t cost = m_opt.queue == ready_queue::priority ? retrieval_cost(n, rt, w) : 0;
-    return queue_rank(n.hint.priority, cost);
+    return queue_rank(n.priority, cost);
   }
 
   /// Makes the queues for `rt` once (one per worker, each bound to its worker's idle domain);

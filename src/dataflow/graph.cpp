@@ -286,6 +286,8 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   if (nslots >= edt_node::k_claimed) [[unlikely]]
     too_large(std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
+  if (align > 0x8000) [[unlikely]]  // edt_node::align is 16 bits
+    too_large("a body aligned to " + std::to_string(align) + " bytes is too aligned (at most 32768)");
   const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
@@ -301,7 +303,7 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
   n->refs.store(edt_node::k_handle + 3, std::memory_order_relaxed);
   n->nslots = nslots;
   n->bytes = static_cast<std::uint32_t>(total);
-  n->align = static_cast<std::uint32_t>(align);
+  n->align = static_cast<std::uint16_t>(align);
   n->g = &g;
   n->ops = nullptr;
   n->out.store(0, std::memory_order_relaxed);

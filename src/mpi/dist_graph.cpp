@@ -221,6 +221,9 @@ dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string ide
   s->e = &ctx.impl();
   s->ctx = &ctx;
   s->identity = std::move(identity);
+  // Counted before the open op is submitted: the step it wakes sees the graph alive.
+  s->counted = s->e->size() > 1;
+  if (s->counted) s->e->graphs_alive.fetch_add(1, std::memory_order_relaxed);
   graph_open(*s);
   // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
   // error makes wait() return once nothing else runs (tasks waiting for values are not waited
@@ -234,6 +237,7 @@ dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string ide
 }
 
 void dist_destroy(dist_state* s) noexcept {
+  if (s->counted) s->e->graphs_alive.fetch_sub(1, std::memory_order_relaxed);
   s->e->remove_fault_hook(s->hook);
   delete s;
 }

@@ -15,8 +15,9 @@ namespace {
 
 constexpr int k_fault_tag = 1, k_bye_tag = 2;
 constexpr std::size_t k_fault_max = 1024;
-/// The longest sleep when only background receives are posted: how late a fault notice, a
-/// goodbye or a graph request may be seen by an otherwise idle rank.
+/// The longest sleep when only background receives are posted and no dist_graph of this rank is
+/// alive: how late a fault notice, a goodbye or a request for a graph this rank has not created
+/// yet may be seen by an otherwise idle rank.
 constexpr std::chrono::milliseconds k_idle_poll{10};
 
 /// A small message the module sends to one rank (fault notices, goodbyes).
@@ -324,7 +325,9 @@ void engine::loop() {
           return;
         }
       }
-      user_pending = note_user_pending();
+      // A graph alive counts as pending for the sleep: other ranks' requests (graphs_alive).
+      user_pending =
+          note_user_pending() || graphs_alive.load(std::memory_order_relaxed) > 0;
     }
     if (activity) {
       last = clock::now();

@@ -8,9 +8,9 @@
 // The worker's loop: start what arrived, MPI_Testsome over the active requests, complete what
 // finished (an op's complete() satisfies a dataflow event, which makes the awaiting task
 // runnable through its place's mailbox), then, in progress_mode::shared, poll on for
-// `spin`, then sleep in doubling steps up to `max_sleep` while user requests are pending, or up
-// to k_idle_poll when only the module's background receives (faults, goodbyes, graph
-// requests) are. A submission wakes a sleeping worker at once (the sleep protocol is at
+// `spin`, then sleep in doubling steps up to `max_sleep` while user requests are pending or a
+// dist_graph of this rank is alive (other ranks' requests for its values arrive then), or up
+// to k_idle_poll when only the module's other background receives (faults, goodbyes) are. A submission wakes a sleeping worker at once (the sleep protocol is at
 // engine::sleep).
 //
 // Workers step (options::worker_progress, engine_step.cpp): under MPI_THREAD_MULTIPLE that
@@ -202,6 +202,22 @@ class engine {
   std::mutex graph_seq_mx;
   std::uint64_t graph_seq_hash = 0;
   std::atomic<std::uint64_t> graph_epochs{0};
+  /// dist_graphs of this rank alive (created, not yet destroyed) with more than one rank: while
+  /// one is, other ranks' requests for its values may come (the graph service's background
+  /// receive), so the rank keeps stepping with nothing of its own pending: a worker's help()
+  /// at most every k_graph_step, the communication worker in max_sleep steps instead of
+  /// k_idle_poll (requests seen up to 10 ms late delayed a Cholesky's first tiles by as much,
+  /// 2026-11-27d). Relaxed: a hint, like m_user_pending; the creation's own op (graph_open)
+  /// wakes a step anyway.
+  std::atomic<int> graphs_alive{0};
+  /// With nothing else pending and a graph alive, a worker's help() steps at most this often.
+  static constexpr std::chrono::microseconds k_graph_step{100};
+  static constexpr std::int64_t k_graph_step_ticks =
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(k_graph_step).count();
+  /// steady_clock ticks of the last such step tried (whether or not it got the lock; relaxed:
+  /// two workers may both try in one period, which costs a try_lock).
+  std::atomic<std::int64_t> m_last_graph_try{0};
+  std::atomic<std::uint64_t> m_worker_graph_step_tries{0};
 
  private:
   void thread_main(int* argc, char*** argv);

@@ -53,6 +53,7 @@ comm_stats engine::stats() const noexcept {
   s.worker_steps = m_worker_steps.load(std::memory_order_relaxed);
   s.worker_step_completed = m_worker_step_completed.load(std::memory_order_relaxed);
   s.worker_step_tries = m_worker_step_tries.load(std::memory_order_relaxed);
+  s.worker_graph_step_tries = m_worker_graph_step_tries.load(std::memory_order_relaxed);
   s.idle_steps_pending = ps.idle_steps_pending.load(std::memory_order_relaxed);
   s.idle_parks_pending = ps.idle_parks_pending.load(std::memory_order_relaxed);
   s.values_one_message = values_one_message.load(std::memory_order_relaxed);

@@ -44,8 +44,15 @@ bool engine::help(bool* ran, bool* contended) noexcept {
   if (contended != nullptr) *contended = false;
   if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed)) return false;
   if (m_inbox.load(std::memory_order_relaxed) == nullptr &&
-      !m_user_pending.load(std::memory_order_relaxed))
-    return false;
+      !m_user_pending.load(std::memory_order_relaxed)) {
+    // Nothing of the program's pending, but a dist_graph alive: other ranks' requests for its
+    // values may be waiting (a background receive), so a step, at most every k_graph_step.
+    if (graphs_alive.load(std::memory_order_relaxed) == 0) return false;
+    const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+    if (now - m_last_graph_try.load(std::memory_order_relaxed) < k_graph_step_ticks) return false;
+    m_last_graph_try.store(now, std::memory_order_relaxed);
+    m_worker_graph_step_tries.fetch_add(1, std::memory_order_relaxed);
+  }
   m_worker_step_tries.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lk(m_progress_mx, std::try_to_lock);
   // Another thread progresses (the communication worker, or another worker): nothing to add.

@@ -58,6 +58,7 @@ struct dist_state {
   std::uint64_t sequence = 0;  ///< hash of the creation sequence up to and with this graph
   std::string identity;        ///< its call site or name
   int hook = -1;
+  bool counted = false;  ///< in engine::graphs_alive (more than one rank)
 };
 
 /// The owner's record of one key's value.

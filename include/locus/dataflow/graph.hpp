@@ -360,7 +360,9 @@ class graph {
   edt task(std::uint32_t slots, F&& body, task_hint hint) {
     using B = std::decay_t<F>;
     detail::edt_node* n = detail::node_allocate(*m_g, slots, sizeof(B), alignof(B));
-    n->hint = hint;
+    n->priority = hint.priority;
+    n->dominated = hint.dominated;
+    n->descendants = hint.descendants;
     try {
       ::new (n->body()) B(std::forward<F>(body));
     } catch (...) {

@@ -24,11 +24,12 @@ namespace locus::dataflow {
 ///   thieves its lowest; the queue's mode (ready_queue) orders equal priorities. 0 for every
 ///   task leaves the mode's order as it is. Give the critical path the higher priorities (a
 ///   factorisation's panel before its trailing updates, tasks whose results other ranks or
-///   places wait for).
+///   places wait for). 16 bits, so that a task's node stays one cache line (0010, "Memory per
+///   task").
 struct task_hint {
   std::uint32_t dominated = 0;
   std::uint32_t descendants = 0;
-  std::uint32_t priority = 0;
+  std::uint16_t priority = 0;
 };
 
 class edt_args;
@@ -83,13 +84,15 @@ struct edt_node : locus::detail::runnable {
   /// every slot was notified or can never be). The node is freed when the holders reach zero,
   /// so never while an event still lists one of its slots as a waiter.
   std::atomic<std::uint64_t> refs;
-  std::uint32_t bytes;  ///< of the allocation
-  std::uint32_t align;  ///< of the allocation
+  std::uint32_t bytes;     ///< of the allocation
+  std::uint16_t align;     ///< of the allocation (a power of two, at most 2^15: node_allocate)
+  std::uint16_t priority;  ///< task_hint::priority
   /// Valid until the task finished or was cancelled: the graph's state outlives its unfinished
   /// tasks (src/dataflow/graph_state.hpp, graph_state::counts), not the nodes that handles keep
   /// after that.
   graph_state* g;
-  task_hint hint;
+  std::uint32_t dominated;    ///< task_hint::dominated
+  std::uint32_t descendants;  ///< task_hint::descendants
   const body_ops* ops;
   /// The output event's record (output_record in src/dataflow/graph.cpp, made by the first
   /// done()), or 0 while there is none, or k_out_ok / k_out_failed once the task finished

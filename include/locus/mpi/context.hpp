@@ -145,6 +145,9 @@ struct comm_stats {
   /// The steps workers tried: something was pending, so the worker tried the progress lock;
   /// `worker_steps` of them got it (the others found another thread progressing).
   std::uint64_t worker_step_tries = 0;
+  /// Of those tries, the ones made only because a dist_graph was alive (other ranks' requests
+  /// for its values), nothing else pending: at most one per 100 µs.
+  std::uint64_t worker_graph_step_tries = 0;
   /// options::idle_progress: steps an idle worker made again after one that completed
   /// nothing, because a receive the rank's tasks wait on was pending (0 with idle_progress 0).
   std::uint64_t idle_steps_pending = 0;

@@ -241,7 +241,7 @@ class dist_graph {
 
  private:
   /// The export tasks' hint: the highest priority, above every task of the program.
-  static constexpr locus::dataflow::task_hint k_export_hint{.priority = 0xffffffffu};
+  static constexpr locus::dataflow::task_hint k_export_hint{.priority = 0xffff};
   /// On the owner of `key` (more than one rank): a task of the local graph hands the value to
   /// the communication worker once `ev` fired (with worker_progress, its worker starts the
   /// sends itself when nobody else progresses).
