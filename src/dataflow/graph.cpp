@@ -287,7 +287,8 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
     too_large(std::to_string(nslots) + " slots is too many");
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
   if (align > 0x8000) [[unlikely]]  // edt_node::align is 16 bits
-    too_large("a body aligned to " + std::to_string(align) + " bytes is too aligned (at most 32768)");
+    too_large("a body aligned to " + std::to_string(align) +
+              " bytes is too aligned (at most 32768)");
   const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;

@@ -326,8 +326,7 @@ void engine::loop() {
         }
       }
       // A graph alive counts as pending for the sleep: other ranks' requests (graphs_alive).
-      user_pending =
-          note_user_pending() || graphs_alive.load(std::memory_order_relaxed) > 0;
+      user_pending = note_user_pending() || graphs_alive.load(std::memory_order_relaxed) > 0;
     }
     if (activity) {
       last = clock::now();

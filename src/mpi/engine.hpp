@@ -10,8 +10,8 @@
 // runnable through its place's mailbox), then, in progress_mode::shared, poll on for
 // `spin`, then sleep in doubling steps up to `max_sleep` while user requests are pending or a
 // dist_graph of this rank is alive (other ranks' requests for its values arrive then), or up
-// to k_idle_poll when only the module's other background receives (faults, goodbyes) are. A submission wakes a sleeping worker at once (the sleep protocol is at
-// engine::sleep).
+// to k_idle_poll when only the module's other background receives (faults, goodbyes) are. A
+// submission wakes a sleeping worker at once (the sleep protocol is at engine::sleep).
 //
 // Workers step (options::worker_progress, engine_step.cpp): under MPI_THREAD_MULTIPLE that
 // step (the inbox, MPI_Testsome, completions) is made under m_progress_mx, by the

@@ -108,8 +108,8 @@ TEST(MpiProgress, AGraphTaskEndIsAProgressStepOnlyWithDirectStartAndWorkerProgre
       const chain_counts fine = chain_step_counts(rt, 400, 5us);
       const auto bound = static_cast<std::uint64_t>(fine.took / 100us) + 2;
       EXPECT_LE(fine.graph_tries, bound)
-          << "400 tasks of 5 µs in "
-          << std::chrono::duration<double, std::micro>(fine.took).count() << " µs";
+          << "400 tasks of 5 µs in " << std::chrono::duration<double, std::micro>(fine.took).count()
+          << " µs";
       EXPECT_LE(fine.graph_tries, fine.tries);
     }
   }
