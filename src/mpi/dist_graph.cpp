@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "graph_service.hpp"
@@ -217,23 +218,29 @@ std::uint64_t hash_name(const char* name) noexcept {
 }
 
 dist_state* dist_create(context& ctx, locus::dataflow::graph& g, std::string identity) {
-  auto* s = new dist_state();
+  auto s = std::make_unique<dist_state>();
   s->e = &ctx.impl();
   s->ctx = &ctx;
   s->identity = std::move(identity);
-  // Counted before the open op is submitted: the step it wakes sees the graph alive.
+  // Counted before the open op is submitted: the step it wakes sees the graph alive. Taken
+  // back if the creation throws (dist_destroy never runs then).
   s->counted = s->e->size() > 1;
   if (s->counted) s->e->graphs_alive.fetch_add(1, std::memory_order_relaxed);
-  graph_open(*s);
-  // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
-  // error makes wait() return once nothing else runs (tasks waiting for values are not waited
-  // for after a failure, graph.hpp).
-  // Called on the communication worker, or here at once if the fault is known already: it
-  // only creates a task, which any thread may do.
-  s->hook = s->e->add_fault_hook([&g](const std::string& msg, int origin) {
-    (void)g.task(0, [msg, origin] { throw error(msg, origin); });
-  });
-  return s;
+  try {
+    graph_open(*s);
+    // A fault (here or elsewhere) stops the local graph: a ready task that throws the fault's
+    // error makes wait() return once nothing else runs (tasks waiting for values are not
+    // waited for after a failure, graph.hpp).
+    // Called on the communication worker, or here at once if the fault is known already: it
+    // only creates a task, which any thread may do.
+    s->hook = s->e->add_fault_hook([&g](const std::string& msg, int origin) {
+      (void)g.task(0, [msg, origin] { throw error(msg, origin); });
+    });
+  } catch (...) {
+    if (s->counted) s->e->graphs_alive.fetch_sub(1, std::memory_order_relaxed);
+    throw;
+  }
+  return s.release();
 }
 
 void dist_destroy(dist_state* s) noexcept {
