@@ -249,8 +249,9 @@ TEST(FlowScheduler, PrioritiesOrderTheReadyQueues) {
         df::add_dependence(go, t, 0);
       }
       const auto pushed0 = flow->stats().pushed;
+      // Live until g.wait(): the holder reads `release` after this thread stored it.
+      std::atomic<bool> started{false}, release{false};
       if (outside) {
-        std::atomic<bool> started{false}, release{false};
         auto hold = g.task(0, [&] {
           started.store(true);
           while (!release.load())
