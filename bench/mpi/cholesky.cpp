@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -27,21 +28,12 @@ grid2d grid_for(int ranks) {
 
 grid2d parse_grid(const std::string& spec, int ranks) {
   if (spec.empty()) return grid_for(ranks);
-  const auto bad = [&] {
-    return std::invalid_argument("cholesky: --grid must be PxQ with P * Q = " +
-                                 std::to_string(ranks) + " (the ranks), got '" + spec + "'");
-  };
-  const auto x = spec.find('x');
-  if (x == std::string::npos || x == 0 || x + 1 == spec.size()) throw bad();
-  const std::string ps = spec.substr(0, x), qs = spec.substr(x + 1);
-  const auto digits = [](const std::string& s) {
-    return s.size() <= 6 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (!digits(ps) || !digits(qs)) throw bad();
-  const int p = std::stoi(ps), q = std::stoi(qs);
-  if (p < 1 || q < 1 || static_cast<long>(p) * q != ranks) throw bad();
-  return {p, q};
+  std::array<int, 2> pq{};
+  if (!bench::parse_dims(spec, pq) || pq[0] < 1 || pq[1] < 1 ||
+      static_cast<long long>(pq[0]) * pq[1] != ranks)
+    throw std::invalid_argument("cholesky: --grid must be PxQ with P * Q = " +
+                                std::to_string(ranks) + " (the ranks), got '" + spec + "'");
+  return {pq[0], pq[1]};
 }
 
 dist_tiles::dist_tiles(ck::dims d, grid2d g, int rank) : m_d(d), m_g(g), m_rank(rank) {

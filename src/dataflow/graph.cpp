@@ -219,12 +219,12 @@ void fire(edt_node* n, bool counted = false) {
     return;
   }
   const std::uint32_t place = place_for(*n);
-  if (g.flow != nullptr && !here && !g.rt.place_workers(place).empty()) {
-    // From outside (a communication worker satisfying an import, the main thread): a ready
-    // queue too, so that priorities and the queue's order hold for these tasks as for the
-    // others (before 2026-11-27d they went to the place's pool and waited there until the
-    // ready queues were empty). near_data's worker if it is in that place, else the place's
-    // workers in turn.
+  // From outside (a communication worker satisfying an import, the main thread) with a flow
+  // scheduler: a ready queue too, so that priorities and the queue's order hold for these
+  // tasks as for the others (before 2026-11-27d they went to the place's pool and waited
+  // there until the ready queues were empty). near_data's worker if it is in that place, else
+  // the place's workers in turn (a place has at least one: runtime.cpp makes it from them).
+  if (g.flow != nullptr && !here) {
     const std::vector<unsigned>& ws = g.rt.place_workers(place);
     const int d = g.place == placement::near_data ? data_worker(*n, g.rt) : -1;
     const unsigned to =
