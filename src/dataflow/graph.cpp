@@ -184,18 +184,10 @@ std::uintptr_t ready_item(edt_node* n, std::uint32_t place) {
   return locus::detail::fresh_item(&f);
 }
 
-/// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
-/// caller already counted it in flight.
-void fire(edt_node* n, bool counted = false) {
-  graph_state& g = *n->g;
-  if (!counted) count_tasks(g, 0, 1);
-  const bool here = g.rt.is_current();
-  if (g.flow == nullptr && g.place == placement::enabling_worker && here) [[likely]] {
-    // The common case, make_runnable's own-deque branch with its tests already known: this
-    // worker's deque, in its place. Release: publishes the node (see ext/ready.hpp).
-    ext::push_own(ready_item(n, ext::this_worker_place()), true);
-    return;
-  }
+/// fire()'s every other case: a flow scheduler, near_data placement, or a thread that is not
+/// one of the runtime's workers. Out of line so that the common case below keeps a small frame
+/// (its prologue saved six registers for these paths; docs/benchmarks-dataflow.md 2026-11-27e).
+[[gnu::noinline]] void fire_elsewhere(edt_node* n, graph_state& g, bool here) {
   if (g.flow != nullptr && here) {
     // A flow scheduler's ready queue: the enabling worker's, or near_data's worker if it is in
     // this worker's place (else the place's pool below, which wakes a sleeper of that place).
@@ -235,6 +227,21 @@ void fire(edt_node* n, bool counted = false) {
     return;
   }
   ext::make_runnable(g.rt, place, ready_item(n, place), true);
+}
+
+/// Every slot was notified and no cancel claimed the task: make it runnable. `counted`: the
+/// caller already counted it in flight.
+void fire(edt_node* n, bool counted = false) {
+  graph_state& g = *n->g;
+  if (!counted) count_tasks(g, 0, 1);
+  const bool here = g.rt.is_current();
+  if (g.flow == nullptr && g.place == placement::enabling_worker && here) [[likely]] {
+    // The common case, make_runnable's own-deque branch with its tests already known: this
+    // worker's deque, in its place. Release: publishes the node (see ext/ready.hpp).
+    ext::push_own(ready_item(n, ext::this_worker_place()), true);
+    return;
+  }
+  fire_elsewhere(n, g, here);
 }
 
 }  // namespace
@@ -285,11 +292,12 @@ edt_node* node_allocate(graph_state& g, std::uint32_t nslots, std::size_t body_b
                         std::size_t body_align) {
   if (nslots >= edt_node::k_claimed) [[unlikely]]
     too_large(std::to_string(nslots) + " slots is too many");
+  // edt_node::body_of_type computes the same alignment from the body's type.
   const std::size_t align = std::max({alignof(edt_node), alignof(slot), body_align});
   if (align > 0x8000) [[unlikely]]  // edt_node::align is 16 bits
     too_large("a body aligned to " + std::to_string(align) +
               " bytes is too aligned (at most 32768)");
-  const std::size_t body_at = round_up(sizeof(edt_node), align);  // = edt_node::body()
+  const std::size_t body_at = edt_node::body_offset(align);  // = edt_node::body()
   const std::size_t slots_at = round_up(body_at + body_bytes, alignof(slot));
   const std::size_t total = slots_at + sizeof(slot) * nslots;
   if (total > 0xffffffffu) [[unlikely]]

@@ -364,7 +364,7 @@ class graph {
     n->dominated = hint.dominated;
     n->descendants = hint.descendants;
     try {
-      ::new (n->body()) B(std::forward<F>(body));
+      ::new (n->body_of_type<B>()) B(std::forward<F>(body));
     } catch (...) {
       detail::node_free_unstarted(n);
       throw;

@@ -4,6 +4,7 @@
 // protocol.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
@@ -110,7 +111,19 @@ struct edt_node : locus::detail::runnable {
   /// (which is at least the body's, and sizeof(edt_node) is a multiple of 8).
   [[nodiscard]] void* body() noexcept {
     // align is a power of two: a mask, not a division (read per body call and destroy).
-    return reinterpret_cast<char*>(this) + ((sizeof(edt_node) + align - 1) & ~(align - 1));
+    return reinterpret_cast<char*>(this) + body_offset(align);
+  }
+  /// Where body() is for an allocation aligned to `a` (a power of two).
+  [[nodiscard]] static constexpr std::size_t body_offset(std::size_t a) noexcept {
+    return (sizeof(edt_node) + a - 1) & ~(a - 1);
+  }
+  /// body() for a body of type B, whose node node_allocate made with alignof(B): the same
+  /// address, known at compile time, so that graph::task does not wait for node_allocate's
+  /// store of `align` to read it back.
+  template <class B>
+  [[nodiscard]] void* body_of_type() noexcept {
+    constexpr std::size_t a = std::max({alignof(edt_node), alignof(slot), alignof(B)});
+    return reinterpret_cast<char*>(this) + body_offset(a);
   }
 };
 
