@@ -301,6 +301,38 @@ TEST(FlowGraph, DatablocksCarryDataAndMoveHomeWhenWritten) {
   EXPECT_EQ(b.where().index(), rt.core_of(static_cast<unsigned>(writer_core.load())));
 }
 
+// create_for_overwrite: a block like create()'s (size, home, page alignment under accounting)
+// whose bytes are left as the allocator gave them. With glibc's M_PERTURB every allocation
+// comes filled with a non-zero byte, so create()'s zeroing and create_for_overwrite's lack of it
+// both show (not under sanitizers: they own malloc).
+TEST(FlowGraph, ABlockForOverwriteIsHomedLikeACreatedOneButNotZeroed) {
+  locus::config c = cfg(1);
+  c.accounting = true;
+  locus::runtime rt{c};
+  rt.run([]() -> locus::task<void> {
+    constexpr std::size_t n = 3 * 4096 + 5;
+    df::datablock b = df::datablock::create_for_overwrite(n);
+    EXPECT_TRUE(b.valid());
+    EXPECT_EQ(b.size(), n);
+    EXPECT_EQ(b.where().where(), locus::home::kind::core);  // homed where it was made
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.bytes().data()) % locus::home_map::page_bytes,
+              0U);
+    std::fill(b.bytes().begin(), b.bytes().end(), std::byte{0xab});  // writable throughout
+    co_return;
+  }());
+#if !LOCUS_ASAN && !defined(__SANITIZE_THREAD__) && defined(__GLIBC__)
+  const auto all = [](const df::datablock& b, std::byte v) {
+    return std::all_of(b.bytes().begin(), b.bytes().end(), [v](std::byte x) { return x == v; });
+  };
+  ASSERT_EQ(mallopt(M_PERTURB, 0xab), 1);
+  const df::datablock raw = df::datablock::create_for_overwrite(200);
+  const df::datablock zeroed = df::datablock::create(200);
+  mallopt(M_PERTURB, 0);
+  EXPECT_TRUE(all(raw, std::byte{0x54}));  // ~0xab: as malloc gave it
+  EXPECT_TRUE(all(zeroed, std::byte{0}));
+#endif
+}
+
 // docs/design/0010: the bytes a waiting task costs. The layout sizes are checked exactly on
 // x86-64; the heap bytes of a graph of 10^5 waiting two-slot tasks (task, captures, one output
 // event each) are measured with mallinfo2 and bounded (not under sanitizers: they own malloc).

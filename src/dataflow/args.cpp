@@ -94,7 +94,7 @@ void block_home(block_core* b) {
 
 }  // namespace
 
-block_core* block_create(std::size_t bytes) {
+block_core* block_create(std::size_t bytes, bool zero) {
   auto* b = new block_core;
   b->bytes = bytes;
   // With a home map, a block owns whole pages, so no two blocks share a page's home.
@@ -107,7 +107,7 @@ block_core* block_create(std::size_t bytes) {
     delete b;
     throw;
   }
-  std::fill_n(static_cast<std::byte*>(b->data), b->capacity, std::byte{0});
+  if (zero) std::fill_n(static_cast<std::byte*>(b->data), b->capacity, std::byte{0});
   block_home(b);
   return b;
 }

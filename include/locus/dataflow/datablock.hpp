@@ -37,7 +37,8 @@ struct block_core {
   std::size_t align = 64;    ///< of `data` (owned blocks): a page when `rt` keeps a home map
   std::size_t capacity = 0;  ///< bytes allocated (owned blocks): `bytes` rounded up to `align`
 };
-block_core* block_create(std::size_t bytes);
+/// A new owned block; its bytes zeroed if `zero`, else left as the allocator gave them.
+block_core* block_create(std::size_t bytes, bool zero = true);
 block_core* block_wrap(void* data, std::size_t bytes);
 void block_destroy(block_core* b) noexcept;
 /// The block is about to be written by the calling worker: its home becomes that worker's core.
@@ -53,6 +54,14 @@ class datablock {
   /// A zeroed block of `bytes` bytes homed on the calling worker's core (none off the workers).
   [[nodiscard]] static datablock create(std::size_t bytes) {
     return datablock(detail::block_create(bytes));
+  }
+  /// A block of `bytes` bytes like create()'s, but not zeroed: its bytes are indeterminate
+  /// until written. For a block whose every byte is written before any is read (a receive
+  /// buffer, a task's output it fills): create()'s zeroing is a pass over the whole block, and
+  /// for a large one the page faults of its first touch, on the creating thread
+  /// (locus::mpi's imports of declared size use it: docs/benchmarks-mpi.md, 2026-11-27e).
+  [[nodiscard]] static datablock create_for_overwrite(std::size_t bytes) {
+    return datablock(detail::block_create(bytes, false));
   }
   /// A datablock over `bytes` bytes at `data`, which the caller owns and keeps alive while any
   /// copy of the datablock exists (it is neither zeroed nor freed). Homed like create()'s: on

@@ -104,7 +104,10 @@ struct value_sink final : import_sink {
 struct block_sink final : import_sink {
   explicit block_sink(locus::dataflow::event<locus::dataflow::datablock> e) : ev(std::move(e)) {}
   void* buffer(std::size_t bytes) override {
-    block = locus::dataflow::datablock::create(bytes);
+    // Not zeroed: the receive writes every byte before deliver() shows the block to anyone
+    // (a receive that fails or is cut short never delivers). Zeroing it cost the building
+    // thread a pass over every imported block, 34 MiB per rank in the Cholesky 4096/256.
+    block = locus::dataflow::datablock::create_for_overwrite(bytes);
     return block.bytes().data();
   }
   void deliver() override { ev.satisfy(std::move(block)); }
