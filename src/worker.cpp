@@ -157,6 +157,13 @@ constexpr unsigned k_yield_rounds = 32;  // then with a yield, before asking to 
 /// place's idle protocol allows it.
 bool find_work(worker& w, runtime_state& rt, place_state& ps, std::uintptr_t& item,
                worker*& victim) {
+  // A worker whose first look finds work was not idle: its deque ran empty, but the strategy
+  // had the next item at once (a flow scheduler's ready queue, which holds every dataflow task
+  // while the deque stays empty; a mailbox; the first victim). No idle spell is counted or
+  // observed for it. Observers that act on `looking` (locus::mpi wakes its communication
+  // worker when a worker turns idle) saw one per task under a flow scheduler before
+  // 2026-11-27e: a wake-up and a context switch per task on a rank's shared core.
+  if (!rt.stopping.load(std::memory_order_acquire) && acquire(w, rt, item, victim)) return true;
   w.stats().idle_begin(w.stats().clock_ns());  // readers see the spell while it lasts
   observe_idle(w, ext::idle_event::looking);
   unsigned fails = 0;
