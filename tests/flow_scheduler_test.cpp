@@ -2,6 +2,8 @@
 // random DAGs correctly with 1 to 4 workers, and its stealing takes what it says.
 #include <gtest/gtest.h>
 #include <locus/dataflow.hpp>
+#include <locus/ext/core.hpp>
+#include <locus/ext/observer.hpp>
 #include <locus/locus.hpp>
 
 #include <algorithm>
@@ -273,6 +275,39 @@ TEST(FlowScheduler, PrioritiesOrderTheReadyQueues) {
       EXPECT_EQ(flow->stats().pushed - pushed0, priorities.size() + 1);
     }
   }
+}
+
+// A worker that takes its next task from its ready queue at its first look (its deque empty,
+// as always under a flow scheduler) is not idle: no idle spell is observed. Before 2026-11-27e
+// every task began one (looking, found), and locus::mpi woke its communication worker at each.
+TEST(FlowScheduler, ATaskTakenAtTheFirstLookIsNotAnIdleSpell) {
+  struct spells final : locus::ext::observer {
+    std::atomic<int> looking{0};
+    void on_idle(locus::ext::worker_ref& /*w*/, locus::ext::idle_event e) noexcept override {
+      if (e == locus::ext::idle_event::looking) looking.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  constexpr int n = 1000;
+  auto flow = df::flow_scheduler::make();
+  locus::config c = cfg(1);
+  c.custom_scheduler = flow->scheduler();
+  locus::runtime rt{c};
+  static const char key = 0;
+  const auto obs = std::static_pointer_cast<spells>(locus::ext::core_ref::of(rt).install_once(
+      &key, [] { return std::make_shared<spells>(); }));
+  df::graph g(rt);
+  df::event<> go;
+  std::atomic<int> ran{0};
+  for (int i = 0; i < n; ++i) {
+    auto t = g.task(1, [&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+    df::add_dependence(go, t, 0);
+  }
+  const int before = obs->looking.load();
+  auto first = g.task(0, [go]() mutable { go.satisfy(); });  // all n into this worker's queue
+  (void)first;
+  g.wait();
+  EXPECT_EQ(ran.load(), n);
+  EXPECT_LT(obs->looking.load() - before, 10) << "an idle spell per task";
 }
 
 // The ready queues are bound to the idle domains of the runtime they were made for: a graph on
