@@ -66,7 +66,9 @@ struct pickup {
 };
 
 /// A worker's idle spell, in order: looking, then maybe sleeping and woken (repeatedly), then
-/// found (it picked up work) or stopping (the runtime stops).
+/// found (it picked up work) or stopping (the runtime stops). A worker whose deque ran empty
+/// but whose first look through the acquisition strategy found work (a ready queue, a mailbox,
+/// its first victim) has no spell: none of these events, no idle time.
 enum class idle_event : std::uint8_t { looking, sleeping, woken, found, stopping };
 
 enum class phase_event : std::uint8_t { begin, end };
