@@ -315,8 +315,7 @@ TEST(FlowGraph, ABlockForOverwriteIsHomedLikeACreatedOneButNotZeroed) {
     EXPECT_TRUE(b.valid());
     EXPECT_EQ(b.size(), n);
     EXPECT_EQ(b.where().where(), locus::home::kind::core);  // homed where it was made
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.bytes().data()) % locus::home_map::page_bytes,
-              0U);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.bytes().data()) % locus::home_map::page_bytes, 0U);
     std::fill(b.bytes().begin(), b.bytes().end(), std::byte{0xab});  // writable throughout
     co_return;
   }());

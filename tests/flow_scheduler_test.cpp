@@ -293,8 +293,8 @@ TEST(FlowScheduler, ATaskTakenAtTheFirstLookIsNotAnIdleSpell) {
   c.custom_scheduler = flow->scheduler();
   locus::runtime rt{c};
   static const char key = 0;
-  const auto obs = std::static_pointer_cast<spells>(locus::ext::core_ref::of(rt).install_once(
-      &key, [] { return std::make_shared<spells>(); }));
+  const auto obs = std::static_pointer_cast<spells>(
+      locus::ext::core_ref::of(rt).install_once(&key, [] { return std::make_shared<spells>(); }));
   df::graph g(rt);
   df::event<> go;
   std::atomic<int> ran{0};
