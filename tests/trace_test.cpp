@@ -1,6 +1,7 @@
 // Tracing, the first observer (locus/ext/tracing.hpp): the Chrome trace a run leaves, loaded
 // and checked against the run.
 #include <locus/dataflow.hpp>
+#include <locus/ext/scheduler.hpp>
 #include <locus/ext/tracing.hpp>
 #include <locus/locus.hpp>
 #include <locus/schedule/replay.hpp>
@@ -9,11 +10,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -148,6 +152,72 @@ TEST(Trace, DataflowTasksAreSpansInsideTheirRuns) {
   }
   EXPECT_GT(instants, 0u);
   EXPECT_EQ(spans, instants);
+  expect_spans_nest(t);
+  std::remove(path.c_str());
+}
+
+// A worker whose first look for work succeeds has no idle spell before its first run
+// (find_work observes none: ext/observer.hpp), so no `found` opens that run: its first pickup
+// must. A gate makes the single worker's first look wait until the graph's task is there, so
+// the first look always succeeds. Found by CI under ASan (2026-11-27): a worker that started
+// late took every dataflow task at first looks and the trace had no run or task span for it.
+TEST(Trace, AWorkersFirstRunOpensAtItsFirstPickup) {
+  class gated_first_look final : public locus::ext::acquisition {
+   public:
+    bool acquire(locus::ext::worker_ref w, locus::ext::work_item& out) override {
+      if (m_looked.exchange(true)) return m_inner->acquire(w, out);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (!m_inner->acquire(w, out)) {
+        if (std::chrono::steady_clock::now() > deadline) return false;  // the test fails
+        std::this_thread::yield();
+      }
+      return true;
+    }
+    std::string_view name() const noexcept override { return "gated first look"; }
+
+   private:
+    std::shared_ptr<locus::ext::acquisition> m_inner = locus::ext::slaw_acquisition();
+    std::atomic<bool> m_looked{false};
+  };
+  const std::string path = temp_path("first-look");
+  std::atomic<int> ran{0};
+  {
+    locus::config c;
+    c.workers = 1;
+    c.pin = false;
+    c.trace = path;
+    c.custom_scheduler = std::make_shared<locus::ext::scheduler>(
+        locus::ext::scheduler{.name = "gated",
+                              .acquire = std::make_shared<gated_first_look>(),
+                              .spawn = nullptr,
+                              .idle_domains = {},
+                              .iterations = {}});
+    locus::runtime rt{c};
+    locus::dataflow::graph g(rt);
+    auto t = g.task(0, [&ran] { ran.fetch_add(1, std::memory_order_relaxed); });
+    (void)t;
+    g.wait();
+  }
+  EXPECT_EQ(ran.load(), 1);
+  const nlohmann::json t = load(path);
+  struct span {
+    double b, e;
+  };
+  std::vector<span> runs, tasks;
+  std::uint64_t instants = 0;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "i" && e["name"] == "dataflow task") ++instants;
+    if (e["ph"] != "X") continue;
+    const double b = e["ts"].get<double>();
+    if (e["name"] == "run") runs.push_back({b, b + e["dur"].get<double>()});
+    if (e["name"] == "dataflow task") tasks.push_back({b, b + e["dur"].get<double>()});
+  }
+  EXPECT_EQ(instants, 1u);
+  ASSERT_EQ(tasks.size(), 1u) << "the task taken at the first look has no span";
+  ASSERT_EQ(runs.size(), 1u) << "the run begun at the first look has no span";
+  constexpr double eps = 1e-3;
+  EXPECT_LE(runs[0].b, tasks[0].b + eps);
+  EXPECT_LE(tasks[0].e, runs[0].e + eps);
   expect_spans_nest(t);
   std::remove(path.c_str());
 }

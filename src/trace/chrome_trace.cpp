@@ -40,6 +40,10 @@ struct event {
 struct alignas(64) worker_events {
   std::vector<event> events;
   std::uint64_t dropped = 0;
+  /// Between a run_begin and its run_end. A worker's first run has no `found` to open it when
+  /// its first look for work succeeds (find_work observes no idle spell then): its first
+  /// pickup opens it instead. Kept whether or not events are dropped.
+  bool in_run = false;
 };
 
 struct phase_event_rec {
@@ -64,13 +68,20 @@ class chrome_trace final : public observer {
   ~chrome_trace() override { write(); }
 
   void on_pickup(worker_ref& w, task_ref t, const pickup& p) noexcept override {
-    if (p.from_worker()) add(w.index(), kind::steal, p.from);
-    if (!t.is_frame()) add(w.index(), kind::dataflow_task, 0);
+    const std::int64_t ns = now();
+    worker_events& we = m_workers[w.index()];
+    if (!we.in_run) {
+      we.in_run = true;
+      add_at(w.index(), kind::run_begin, 0, ns);
+    }
+    if (p.from_worker()) add_at(w.index(), kind::steal, p.from, ns);
+    if (!t.is_frame()) add_at(w.index(), kind::dataflow_task, 0, ns);
   }
   void on_idle(worker_ref& w, idle_event e) noexcept override {
     switch (e) {
       case idle_event::looking: {
         const std::int64_t t = now();
+        m_workers[w.index()].in_run = false;
         add_at(w.index(), kind::run_end, 0, t);
         add_at(w.index(), kind::idle_begin, 0, t);
         break;
@@ -83,6 +94,7 @@ class chrome_trace final : public observer {
         break;
       case idle_event::found: {
         const std::int64_t t = now();
+        m_workers[w.index()].in_run = true;
         add_at(w.index(), kind::idle_end, 0, t);
         add_at(w.index(), kind::run_begin, 0, t);
         break;

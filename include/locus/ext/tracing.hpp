@@ -5,10 +5,12 @@
 //
 // The file has one track per worker, named "worker W (place P, socket S)", and one "phases"
 // track. On a worker's track: "run" spans (from the work it picked up until it looks for work
-// again: the tasks it ran, coarsened to one span per pickup), "idle" spans (looking for work)
-// with "sleep" spans inside them, and per data-driven task it picked up an instant (the pickup)
-// and a "dataflow task" span over the run it started (so, like a run span, it includes what
-// the task left on the worker's own deque). Steals
+// again: the tasks it ran, coarsened; work taken at a first look that succeeds continues the
+// run, since no idle spell came between (ext/observer.hpp), and a worker's first run opens at
+// its first pickup), "idle" spans (looking for work) with "sleep" spans inside them, and per
+// data-driven task it picked up an instant (the pickup) and a "dataflow task" span from the
+// pickup to its next data-driven pickup or the end of the run (so, like a run span, it includes
+// what the task left on the worker's own deque). Steals
 // (and donations) are flow arrows from the victim's track to the thief's. Phases (traced,
 // replayed with their mode, designed) are spans on the phases track.
 //
