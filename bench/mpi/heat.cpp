@@ -6,7 +6,9 @@
 // Verified: the sum over the grid equals a serial run's (relative 1e-10).
 #include <mpi.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <utility>
 #if LOCUS_MPI_BENCH_OPENMP
@@ -75,7 +77,15 @@ double serial_sum(std::size_t rows, std::size_t cols, std::size_t steps) {
   return g.sum();
 }
 
-locus::task<void> heat_locus(grid& g, int rank, int size, std::size_t steps) {
+/// Where a rank's locus run waited on its halo exchange, summed over its steps (ns): for the
+/// ghosts (after its interior rows) and for its sends (after its edge rows). A rank that is
+/// ahead of its neighbour waits for the ghosts; one that is behind, for its sends.
+struct exchange_waits {
+  std::int64_t recv_ns = 0, send_ns = 0;
+};
+
+locus::task<void> heat_locus(grid& g, int rank, int size, std::size_t steps, exchange_waits& w) {
+  using clock = std::chrono::steady_clock;
   const std::size_t c = g.cols, l = g.local;
   for (std::size_t s = 0; s < steps; ++s) {
     std::span<double> top(&g.u[0], c), mine_top(&g.u[c], c), mine_bottom(&g.u[l * c], c),
@@ -93,12 +103,17 @@ locus::task<void> heat_locus(grid& g, int rank, int size, std::size_t steps) {
     if (l > 2)
       co_await locus::parallel_for(std::size_t{2}, l, std::size_t{16},
                                    [&](std::size_t i) { g.row(i); });
+    const auto t0 = clock::now();
     if (r_up.valid()) co_await r_up;
     if (r_dn.valid()) co_await r_dn;
+    const auto t1 = clock::now();
     g.row(1);
     if (l > 1) g.row(l);
+    const auto t2 = clock::now();
     if (s_up.valid()) co_await s_up;
     if (s_dn.valid()) co_await s_dn;
+    w.recv_ns += (t1 - t0).count();
+    w.send_ns += (clock::now() - t2).count();
     std::swap(g.u, g.v);
   }
 }
@@ -145,12 +160,13 @@ std::vector<result> heat(mpi::context& ctx, locus::runtime& rt, const params& p)
     const bool locus_rt = runtime[0] == 'l';
     if (!locus_rt && !have_omp) continue;
     grid g;
+    exchange_waits waits;
     std::vector<double> t;
     for (int r = 0; r < p.reps; ++r) {
       g.reset(rows, cols, rank, size);
       t.push_back(timed(ctx, [&] {
         if (locus_rt)
-          ctx.run(rt, heat_locus(g, rank, size, steps));
+          ctx.run(rt, heat_locus(g, rank, size, steps, waits));
         else
           ctx.call([&] { heat_mpi_omp(g, rank, size, steps, static_cast<int>(rt.num_workers())); });
       }));
@@ -170,6 +186,23 @@ std::vector<result> heat(mpi::context& ctx, locus::runtime& rt, const params& p)
         {"max_s", s.max},
         {"checksum", total},
         {"verified", std::abs(total - want) <= 1e-10 * std::abs(want)}});
+    if (locus_rt) {
+      // Every rank's waits per run (s), gathered on rank 0 (raw MPI, untimed).
+      const std::size_t np = static_cast<std::size_t>(size);
+      const double mine[2] = {double(waits.recv_ns) * 1e-9 / p.reps,
+                              double(waits.send_ns) * 1e-9 / p.reps};
+      std::vector<double> all(2 * np);
+      ctx.call([&] {
+        MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      });
+      std::vector<double> recv(np), send(np);
+      for (std::size_t k = 0; k < np; ++k) {
+        recv[k] = all[2 * k];
+        send[k] = all[2 * k + 1];
+      }
+      out.back()["recv_wait_s_per_rank"] = recv;
+      out.back()["send_wait_s_per_rank"] = send;
+    }
   }
   return out;
 }

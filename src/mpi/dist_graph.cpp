@@ -264,7 +264,7 @@ void dist_check_key(const dist_state& s, std::uint64_t key) {
 }
 
 void worker_step(context& c) noexcept {
-  (void)c.impl().help();
+  (void)c.impl().help_between_tasks();
 }
 
 void dist_wait(dist_state& s, locus::dataflow::graph& g) {

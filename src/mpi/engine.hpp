@@ -113,8 +113,16 @@ class engine {
   /// True if it started or completed something; `*ran` (if given): whether it took the lock;
   /// `*contended` (if given): something was pending but another thread held the lock.
   bool help(bool* ran = nullptr, bool* contended = nullptr) noexcept;
-  /// submit(o), then help(): a worker that starts its own op does not wake the communication
-  /// worker; if help() could not run, the ordinary wake-up (submit's) follows.
+  /// help() where a graph task ends (dist_graph's worker_step; an owned value's export, by
+  /// submit_and_help): a step made there marks the workers as stepping between their tasks
+  /// (m_last_task_step), which lets the communication worker sleep busy_sleep steps
+  /// (lazy_step). An idle worker's step (poll_set) does not mark: that worker is about to
+  /// compute again, and fork/join tasks make no steps (before 2026-11-27f it did, and a
+  /// fork/join program's step-start idle step stretched the sleeps to busy_sleep while its
+  /// halo exchange waited on a rendezvous: docs/design/0014-mpi.md, "The lazy step").
+  bool help_between_tasks(bool* ran = nullptr) noexcept;
+  /// submit(o), then help_between_tasks(): a worker that starts its own op does not wake the
+  /// communication worker; if the step could not run, the ordinary wake-up (submit's) follows.
   void submit_and_help(op* o);
   /// How long an idle worker keeps stepping while an awaited receive is pending
   /// (options::idle_progress; poll_set::idle_poll): 0 unless direct start and worker_progress
@@ -273,9 +281,9 @@ class engine {
   std::atomic<std::int64_t> m_busy_sleep_us{2000};
   /// options::idle_progress (relaxed: a setting read by idle workers, nothing published).
   std::atomic<std::int64_t> m_idle_progress_us{0};
-  /// steady_clock ticks of the last help() that got the lock (relaxed: a hint for the sleep
-  /// length, nothing is published through it).
-  std::atomic<std::int64_t> m_last_help{0};
+  /// steady_clock ticks of the last help_between_tasks() that got the lock (relaxed: a hint
+  /// for the sleep length, nothing is published through it).
+  std::atomic<std::int64_t> m_last_task_step{0};
   std::atomic<std::uint64_t> m_worker_steps{0}, m_worker_step_completed{0}, m_worker_step_tries{0};
   /// At the end of the last step: a user request (not a background receive, not a zombie) or a
   /// held op was left. With an empty inbox, help() takes no lock and makes no MPI call unless it

@@ -30,7 +30,7 @@ void engine::submit(op* o) {
 void engine::submit_and_help(op* o) {
   const bool asleep = push(o);
   bool ran = false;
-  (void)help(&ran);
+  (void)help_between_tasks(&ran);
   // help() ran: it drained the inbox, our op with it, under m_progress_mx. Otherwise the
   // communication worker must see the op: submit's wake-up (its Dekker pair is push's load).
   if (!ran && asleep) {
@@ -64,8 +64,6 @@ bool engine::help(bool* ran, bool* contended) noexcept {
   }
   if (m_loop_done || m_stop.load(std::memory_order_acquire)) return false;
   if (ran != nullptr) *ran = true;
-  m_last_help.store(std::chrono::steady_clock::now().time_since_epoch().count(),
-                    std::memory_order_relaxed);
   m_worker_steps.fetch_add(1, std::memory_order_relaxed);
   const std::uint64_t c0 = m_completed.load(std::memory_order_relaxed);
   bool did = drain_inbox(true);
@@ -78,6 +76,16 @@ bool engine::help(bool* ran, bool* contended) noexcept {
   // m_completed is written under m_progress_mx only: the difference is this step's.
   m_worker_step_completed.fetch_add(m_completed.load(std::memory_order_relaxed) - c0,
                                     std::memory_order_relaxed);
+  return did;
+}
+
+bool engine::help_between_tasks(bool* ran) noexcept {
+  bool took = false;
+  const bool did = help(&took);
+  if (took)
+    m_last_task_step.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                           std::memory_order_relaxed);
+  if (ran != nullptr) *ran = took;
   return did;
 }
 
@@ -108,7 +116,7 @@ std::chrono::microseconds engine::lazy_step() const noexcept {
   if (!m_direct || !m_worker_progress.load(std::memory_order_relaxed) || busy <= m_opts.max_sleep)
     return m_opts.max_sleep;
   const std::chrono::steady_clock::time_point last(
-      std::chrono::steady_clock::duration(m_last_help.load(std::memory_order_relaxed)));
+      std::chrono::steady_clock::duration(m_last_task_step.load(std::memory_order_relaxed)));
   return std::chrono::steady_clock::now() - last < busy ? busy : m_opts.max_sleep;
 }
 

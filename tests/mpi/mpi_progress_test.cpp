@@ -128,9 +128,10 @@ locus::task<void> occupy(unsigned n, const std::atomic<bool>& stop) {
   co_await locus::sync();
 }
 
-/// The communication worker's lazy sleeps while every worker computes (a chain of graph tasks on
-/// `rt`, the shared runtime's workers spinning) and a receive it holds is pending.
-std::uint64_t lazy_sleeps_while_computing(locus::runtime& rt, int tag) {
+/// The communication worker's lazy sleeps while every worker computes (`compute()`: on `rt`,
+/// the shared runtime's workers spinning) and a receive it holds is pending.
+template <class Compute>
+std::uint64_t lazy_sleeps_while(int tag, Compute compute) {
   std::atomic<bool> stop{false};
   std::thread others(
       [&] { locus_mpi_test::run(occupy(locus_mpi_test::rt().num_workers(), stop)); });
@@ -139,7 +140,7 @@ std::uint64_t lazy_sleeps_while_computing(locus::runtime& rt, int tag) {
   auto r = mpi::irecv(std::span(&in, 1), rank, tag);  // off the workers: the communication
                                                       // worker's, pending until the send
   const auto before = ctx().stats();
-  (void)chain_steps(rt, 100, 3ms);
+  compute();
   const auto after = ctx().stats();
   stop = true;
   others.join();
@@ -147,6 +148,11 @@ std::uint64_t lazy_sleeps_while_computing(locus::runtime& rt, int tag) {
   r.wait();
   EXPECT_EQ(in, 5);
   return after.lazy_sleeps - before.lazy_sleeps;
+}
+
+/// lazy_sleeps_while a chain of 100 graph tasks of 3 ms runs on `rt`.
+std::uint64_t lazy_sleeps_while_computing(locus::runtime& rt, int tag) {
+  return lazy_sleeps_while(tag, [&rt] { (void)chain_steps(rt, 100, 3ms); });
 }
 
 // ~300 ms of computing: with max_sleep steps (500 µs) the communication worker sleeps lazily
@@ -169,6 +175,37 @@ TEST(MpiProgress, WhileWorkersStepTheCommunicationWorkerSleepsBusySleepSteps) {
     EXPECT_LT(on * 2, off) << "lazy sleeps with worker progress " << on << ", without " << off;
   else
     EXPECT_GE(on, 20u);  // funneled: no worker steps, so max_sleep steps as without
+}
+
+// Fork/join tasks make no progress steps: a worker that steps while idle between them (its
+// deque ran empty) does not stretch the communication worker's sleeps to busy_sleep, or a
+// rendezvous waits for that step (2026-11-27f: a heat step's exchange, whose receive then
+// moved on about once per 2 ms step instead of every 500 µs). 100 runs of 3 ms on `rt`, each a
+// plain task, the worker idle between them: as many lazy sleeps with worker progress on (and
+// busy_sleep 200 ms, after a pause that outlasts the graph tasks' steps of the tests before) as
+// with it off, within a factor 2. Before the fix: about one per run (each cut short by the
+// worker turning idle) against ~5 without.
+TEST(MpiProgress, AnIdleWorkersStepDoesNotStretchTheLazySleep) {
+  auto rt = one_worker();
+  const auto runs = [&rt] {
+    for (int i = 0; i < 100; ++i)
+      ctx().run(rt, []() -> locus::task<void> {
+        spin_for(3ms);
+        co_return;
+      }());
+  };
+  std::uint64_t on = 0, off = 0;
+  {
+    const progress_guard g(false, 1s);
+    off = lazy_sleeps_while(92, runs);
+  }
+  {
+    const progress_guard g(true, 200ms);
+    std::this_thread::sleep_for(250ms);
+    on = lazy_sleeps_while(93, runs);
+  }
+  EXPECT_GE(off, 200u);
+  EXPECT_GE(on * 2, off) << "lazy sleeps with worker progress " << on << ", without " << off;
 }
 
 // options::idle_progress: a reader's worker runs a task, then its deque runs empty while the
