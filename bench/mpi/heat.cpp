@@ -192,9 +192,8 @@ std::vector<result> heat(mpi::context& ctx, locus::runtime& rt, const params& p)
       const double mine[2] = {double(waits.recv_ns) * 1e-9 / p.reps,
                               double(waits.send_ns) * 1e-9 / p.reps};
       std::vector<double> all(2 * np);
-      ctx.call([&] {
-        MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-      });
+      ctx.call(
+          [&] { MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD); });
       std::vector<double> recv(np), send(np);
       for (std::size_t k = 0; k < np; ++k) {
         recv[k] = all[2 * k];
