@@ -32,8 +32,9 @@
 // are pending, and without limit when none is (a submission wakes it at once): an idle rank
 // burns no CPU. While every worker of the watched runtimes (watch(), run()) computes it does not
 // spin and sleeps max_sleep steps, woken by the first worker that turns idle; busy_sleep steps
-// when the workers progress themselves (options::worker_progress, with MULTIPLE: after each
-// dist_graph task and when idle).
+// while the workers progress between their graph tasks (options::worker_progress, with
+// MULTIPLE: after each dist_graph task; their steps when idle do not count, as fork/join tasks
+// make none).
 // progress_mode::dedicated polls without sleeping (yielding between polls): the lowest latency
 // when it has a core of its own (config::workers = cores per rank - 1), a core spent even when
 // idle.
@@ -95,8 +96,8 @@ struct options {
   /// it posts at once) and when its deque runs empty, one progress step (the inbox, then
   /// MPI_Testsome over the requests) if no other thread is progressing. The communication
   /// worker then sleeps `busy_sleep` steps instead of `max_sleep` while every worker computes
-  /// and a worker helped within the last `busy_sleep`. false: only the communication worker
-  /// progresses (as before 2026-11-26d).
+  /// and a worker stepped at a graph task's end (not when idle) within the last `busy_sleep`.
+  /// false: only the communication worker progresses (as before 2026-11-26d).
   bool worker_progress = true;
   /// worker_progress: the communication worker's sleep step while every worker computes and
   /// workers progress between tasks (above): how late a pending message moves on if no graph
