@@ -68,14 +68,14 @@ class chrome_trace final : public observer {
   ~chrome_trace() override { write(); }
 
   void on_pickup(worker_ref& w, task_ref t, const pickup& p) noexcept override {
-    const std::int64_t ns = now();
     worker_events& we = m_workers[w.index()];
-    if (!we.in_run) {
-      we.in_run = true;
-      add_at(w.index(), kind::run_begin, 0, ns);
-    }
-    if (p.from_worker()) add_at(w.index(), kind::steal, p.from, ns);
-    if (!t.is_frame()) add_at(w.index(), kind::dataflow_task, 0, ns);
+    const bool opens = !we.in_run, steal = p.from_worker(), dataflow = !t.is_frame();
+    if (!opens && !steal && !dataflow) return;  // a frame from a pool inside a run: nothing
+    const std::int64_t ns = now();
+    we.in_run = true;
+    if (opens) add_at(w.index(), kind::run_begin, 0, ns);
+    if (steal) add_at(w.index(), kind::steal, p.from, ns);
+    if (dataflow) add_at(w.index(), kind::dataflow_task, 0, ns);
   }
   void on_idle(worker_ref& w, idle_event e) noexcept override {
     switch (e) {
