@@ -266,6 +266,7 @@ config config::from_env() {
     cfg.cross_place_steals = parse_bool(*v, "LOCUS_CROSS_PLACE_STEALS");
   }
   if (auto v = read_env("LOCUS_PIN")) cfg.pin = parse_bool(*v, "LOCUS_PIN");
+  if (auto v = read_env("LOCUS_POP_FENCE")) cfg.pop_fence = parse_pop_fence(*v, "LOCUS_POP_FENCE");
   if (auto v = read_env("LOCUS_ACCOUNTING")) cfg.accounting = parse_bool(*v, "LOCUS_ACCOUNTING");
   if (auto v = read_env("LOCUS_TRACE")) cfg.trace = std::string(*v);
   if (auto v = read_env("LOCUS_LINE_BYTES"))

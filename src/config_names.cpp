@@ -38,6 +38,11 @@ constexpr std::array<enum_name<bind_policy>, 2> bind_names{{
     {bind_policy::close, "close"},
 }};
 
+constexpr std::array<enum_name<pop_fence_policy>, 2> pop_fence_names{{
+    {pop_fence_policy::full, "full"},
+    {pop_fence_policy::asymmetric, "asymmetric"},
+}};
+
 /// The value `value` spells, or a config_error naming `what` and listing the table's forms.
 template <detail::named_enum E>
 E parse_or_throw(std::string_view value, std::string_view what) {
@@ -59,6 +64,9 @@ std::span<const enum_name<victim_policy>> names_of(victim_policy) noexcept {
 std::span<const enum_name<bind_policy>> names_of(bind_policy) noexcept {
   return bind_names;
 }
+std::span<const enum_name<pop_fence_policy>> names_of(pop_fence_policy) noexcept {
+  return pop_fence_names;
+}
 
 std::string_view to_string(spawn_policy p) noexcept {
   return detail::name_of(p);
@@ -72,6 +80,9 @@ std::string_view to_string(victim_policy v) noexcept {
 std::string_view to_string(bind_policy b) noexcept {
   return detail::name_of(b);
 }
+std::string_view to_string(pop_fence_policy f) noexcept {
+  return detail::name_of(f);
+}
 
 spawn_policy parse_spawn_policy(std::string_view value, std::string_view what) {
   return parse_or_throw<spawn_policy>(value, what);
@@ -84,6 +95,9 @@ victim_policy parse_victim_policy(std::string_view value, std::string_view what)
 }
 bind_policy parse_bind(std::string_view value, std::string_view what) {
   return parse_or_throw<bind_policy>(value, what);
+}
+pop_fence_policy parse_pop_fence(std::string_view value, std::string_view what) {
+  return parse_or_throw<pop_fence_policy>(value, what);
 }
 
 }  // namespace locus

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "locus/detail/asymmetric_fence.hpp"
 #include "locus/ext/accounting.hpp"
 #include "locus/ext/core.hpp"
 #include "locus/ext/scheduler.hpp"
@@ -119,6 +120,12 @@ runtime::runtime(config cfg) : m_state(std::make_unique<runtime_state>()) {
                        std::to_string(n) +
                        " workers; a runtime has at most 4096: set LOCUS_WORKERS (or "
                        "config::workers) to 1..4096");
+  }
+  // The deques' pop (docs/design/0021): `asymmetric` only where membarrier works here.
+  if (cfg.pop_fence == pop_fence_policy::asymmetric && !detail::asymmetric_fence_available()) {
+    throw make_config_error(
+        "pop_fence (config::pop_fence or LOCUS_POP_FENCE)", "asymmetric", "full",
+        "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) is not available in this process");
   }
   rt.cfg = std::move(cfg);
 

@@ -24,7 +24,10 @@
 namespace locus::detail {
 
 worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& cfg)
-    : m_rt(rt),
+    : m_deque(k_deque_capacity, cfg.pop_fence == pop_fence_policy::asymmetric
+                                    ? pop_fence::asymmetric
+                                    : pop_fence::full),
+      m_rt(rt),
       m_index(index),
       m_place(place),
       m_policy(rt.spawn != nullptr ? k_policy_custom : static_cast<std::uint8_t>(cfg.policy)),

@@ -22,7 +22,7 @@ inline constexpr const char* all_vars[] = {
     "LOCUS_PIN",        "LOCUS_SLAW",       "LOCUS_SCHEDULER",
     "LOCUS_ACCOUNTING", "LOCUS_LINE_BYTES", "LOCUS_HOMES_ONLY",
     "LOCUS_BIND",       "LOCUS_TRACE",      "LOCUS_CAB",
-    "LOCUS_LAWS"};
+    "LOCUS_LAWS",       "LOCUS_POP_FENCE"};
 
 // Clears every LOCUS_* variable for the test's duration and restores the caller's values, so
 // the tests neither see nor leak settings (CI may run the suite with LOCUS_WORKERS set).

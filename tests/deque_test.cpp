@@ -1,4 +1,5 @@
-// The Chase–Lev deque: single-thread semantics and a multi-threaded no-loss/no-dup stress.
+// The Chase–Lev deque: single-thread semantics and a multi-threaded no-loss/no-dup stress, for
+// both forms of the owner's pop (pop_fence; the asymmetric form's own races: deque_fence_test).
 #include "locus/detail/deque.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <vector>
 
 using locus::detail::deque;
+using locus::detail::pop_fence;
 
 TEST(Deque, OwnerPopsLifoThiefStealsFifo) {
   deque<std::uintptr_t> d(4);
@@ -55,11 +57,14 @@ TEST(Deque, EmptyAfterPopOfLastItemRestoresState) {
   EXPECT_EQ(v, 8u);
 }
 
+namespace {
+
 // One owner pushes and pops 10^6 items while three thieves steal; every item must be taken
 // exactly once (no loss, no duplication), including across ring growth.
-TEST(Deque, StressNoItemLostOrDuplicated) {
+void stress_no_loss(pop_fence fence) {
   constexpr std::uintptr_t k_items = 1'000'000;
-  deque<std::uintptr_t> d(16);
+  deque<std::uintptr_t> d(16, fence);
+  ASSERT_EQ(d.fence(), fence);
   std::vector<std::atomic<std::uint8_t>> seen(k_items + 1);
   std::atomic<bool> done{false};
   std::atomic<std::uint64_t> taken{0};
@@ -94,6 +99,18 @@ TEST(Deque, StressNoItemLostOrDuplicated) {
   EXPECT_EQ(taken.load(), k_items);
   for (std::uintptr_t i = 1; i <= k_items; ++i)
     ASSERT_EQ(seen[i].load(), 1) << "item " << i;
+}
+
+}  // namespace
+
+TEST(Deque, StressNoItemLostOrDuplicated) {
+  stress_no_loss(pop_fence::full);
+}
+
+TEST(Deque, StressNoItemLostOrDuplicatedAsymmetric) {
+  if (!locus::detail::asymmetric_fence_available())
+    GTEST_SKIP() << "membarrier(PRIVATE_EXPEDITED) is not available here";
+  stress_no_loss(pop_fence::asymmetric);
 }
 
 // owner_sees_empty (the idle loop's look before pop, worker.cpp): never "empty" while an item

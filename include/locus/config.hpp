@@ -48,6 +48,19 @@ enum class bind_policy : std::uint8_t {
   close,   ///< the first cores in order: a socket's cores before the next socket's
 };
 
+/// How a worker's deque orders the owner's pop against thieves (docs/design/0021). The pop
+/// runs once per completed work-first child, a steal once per steal: which form is faster
+/// depends on how often the program steals (measured in docs/benchmarks.md, 2026-11-27g).
+enum class pop_fence_policy : std::uint8_t {
+  full,        ///< Chase–Lev's fence in every pop (one locked instruction on x86); a steal
+               ///< costs no system call (the default)
+  asymmetric,  ///< no fence in the pop; every steal attempt at a deque that looks non-empty
+               ///< makes a membarrier(2) system call, which briefly interrupts every running
+               ///< thread of the process: faster for programs that rarely steal (fib at one
+               ///< worker), slower for those that steal often (fj-rec at two). Linux x86-64 and
+               ///< AArch64 only: elsewhere the runtime refuses to start with it (config_error)
+};
+
 /// Which scheduler runs the tasks: a combination of a spawn rule, a placement and an
 /// acquisition (locus/ext/scheduler.hpp, docs/design/0006-scheduler-strategies.md).
 enum class scheduler_kind : std::uint8_t {
@@ -110,6 +123,7 @@ struct config {
   bind_policy bind = bind_policy::spread;  ///< which cores the workers take (and their order)
   bool cross_place_steals = false;         ///< may idle workers steal from other places?
   bool pin = true;                         ///< pin each worker to its processor
+  pop_fence_policy pop_fence = pop_fence_policy::full;  ///< the deques' pop (LOCUS_POP_FENCE)
   /// Locality accounting (locus/data.hpp, runtime::locality()): count every declared access
   /// by its distance to the data's home and feed a model of each L3. Off: no cost.
   bool accounting = false;
@@ -134,7 +148,8 @@ struct config {
 
   /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_TRACE,
   /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_BIND,
-  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN, LOCUS_SLAW and LOCUS_CAB over the defaults. Unset or
+  /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN, LOCUS_POP_FENCE, LOCUS_SLAW and LOCUS_CAB over the
+  /// defaults. Unset or
   /// empty variables keep the default; any other bad value throws config_error.
   [[nodiscard]] static config from_env();
 };
@@ -153,6 +168,8 @@ struct config {
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
 /// "spread" | "close", in any case.
 [[nodiscard]] bind_policy parse_bind(std::string_view value, std::string_view what);
+/// "full" | "asymmetric", in any case.
+[[nodiscard]] pop_fence_policy parse_pop_fence(std::string_view value, std::string_view what);
 /// "int=64,f=128,s=256,steals=64": any subset of keys; int, f, s positive integers, steals a
 /// non-negative one (0: any steal switches to help-first).
 [[nodiscard]] slaw_params parse_slaw(std::string_view value, std::string_view what);
@@ -184,6 +201,7 @@ void validate_places(std::string_view value, std::string_view what);
 [[nodiscard]] std::string_view to_string(scheduler_kind s) noexcept;
 [[nodiscard]] std::string_view to_string(victim_policy v) noexcept;
 [[nodiscard]] std::string_view to_string(bind_policy b) noexcept;
+[[nodiscard]] std::string_view to_string(pop_fence_policy f) noexcept;
 
 /// The name tables of the enums above (locus/detail/enum_names.hpp): what to_string prints and
 /// the parsers accept.
@@ -191,5 +209,7 @@ void validate_places(std::string_view value, std::string_view what);
 [[nodiscard]] std::span<const detail::enum_name<scheduler_kind>> names_of(scheduler_kind) noexcept;
 [[nodiscard]] std::span<const detail::enum_name<victim_policy>> names_of(victim_policy) noexcept;
 [[nodiscard]] std::span<const detail::enum_name<bind_policy>> names_of(bind_policy) noexcept;
+[[nodiscard]] std::span<const detail::enum_name<pop_fence_policy>> names_of(
+    pop_fence_policy) noexcept;
 
 }  // namespace locus

@@ -5,6 +5,17 @@
 // Work-Stealing for Weak Memory Models" (PPoPP 2013). Each order below carries the reason the
 // paper gives for it.
 //
+// The owner's pop has two forms (pop_fence, chosen per deque when it is made):
+//   full        the paper's: the store of bottom and the load of top are separated by a full
+//               fence (one locked xchg on x86), on every pop;
+//   asymmetric  the owner separates them by a compiler barrier only, and a thief, before it
+//               reads bottom, runs heavy_fence() (membarrier: every running thread of the
+//               process passes a full barrier). The fast side is the owner's pop, once per
+//               completed work-first child; the slow side is a steal attempt at a deque that
+//               looks non-empty, rare by the work-first principle. docs/design/0021 gives the
+//               argument and the costs. A runtime option (config::pop_fence, LOCUS_POP_FENCE);
+//               the deque alone and the runtime default to full.
+//
 // Who may call what:
 //   push, pop   — the owner thread only (the bottom end, LIFO);
 //   steal       — any thread (the top end, FIFO);
@@ -23,9 +34,23 @@
 #include <type_traits>
 #include <vector>
 
+#include "locus/detail/asymmetric_fence.hpp"
+
+/// deque::pop's inlining hint: clang 14 stops inlining pop into complete() once pop has its two
+/// forms (a call there, 13 instructions per fib frame more), while gcc 12 inlines it unasked and
+/// does worse when forced (docs/benchmarks.md, 2026-11-26c: hot path). So the hint is clang's.
+#if defined(__clang__)
+#define LOCUS_POP_INLINE [[gnu::always_inline]]
+#else
+#define LOCUS_POP_INLINE
+#endif
+
 namespace locus::detail {
 
 inline constexpr std::size_t k_cache_line = 64;
+
+/// How the owner's pop orders its store of bottom before its load of top (see above).
+enum class pop_fence : std::uint8_t { full, asymmetric };
 
 template <class T>
 class deque {
@@ -47,7 +72,10 @@ class deque {
   };
 
  public:
-  explicit deque(std::size_t capacity = 1024) {
+  /// `fence`: the pop's form; asymmetric only where asymmetric_fence_available(), else full
+  /// (fence() says which the deque has).
+  explicit deque(std::size_t capacity = 1024, pop_fence fence = pop_fence::full)
+      : m_asymmetric(fence == pop_fence::asymmetric && asymmetric_fence_available()) {
     std::size_t cap = 1;
     while (cap < capacity)
       cap <<= 1;
@@ -85,15 +113,28 @@ class deque {
   }
 
   /// Owner: pop from the bottom. Returns false if empty or the last item was lost to a thief.
-  bool pop(T& out) noexcept {
+  LOCUS_POP_INLINE bool pop(T& out) noexcept {
     const std::int64_t b = m_bottom.load(std::memory_order_relaxed) - 1;
     // The store of bottom must be ordered before the load of top, or owner and thief could
-    // both take the last item (the store-load reordering the paper rules out). The paper uses
-    // a relaxed store and a seq_cst fence; a seq_cst exchange followed by a seq_cst load gives
-    // the same guarantee against the thief's fence ([atomics.order]: the thief's load after
-    // its fence sees our exchange if the exchange precedes the fence in S) and compiles to one
-    // xchg instead of mov + mfence on x86.
-    (void)m_bottom.exchange(b, std::memory_order_seq_cst);
+    // both take the same item (the store-load reordering the paper rules out).
+    if (m_asymmetric) [[likely]] {
+      // Asymmetric: a compiler barrier here; the full barrier is the thief's heavy_fence(),
+      // which makes this thread pass one between the thief's load of top and its load of
+      // bottom. Either this store is visible to that load of bottom, or our load of top below
+      // runs after the thief's load of top and sees its value or a later one (docs/design/0021).
+      // The orders are relaxed because the C++ model does not describe membarrier; the
+      // ordering comes from the two barriers. On x86 this saves the locked xchg, which drains
+      // the store buffer full of the completed child's frame writes (docs/benchmarks.md,
+      // 2026-11-27g: 38 % of fib's timer samples at one worker follow it).
+      m_bottom.store(b, std::memory_order_relaxed);
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+      // Full: the paper uses a relaxed store and a seq_cst fence; a seq_cst exchange followed
+      // by a seq_cst load gives the same guarantee against the thief's fence ([atomics.order]:
+      // the thief's load after its fence sees our exchange if the exchange precedes the fence
+      // in S) and compiles to one xchg instead of mov + mfence on x86.
+      (void)m_bottom.exchange(b, std::memory_order_seq_cst);
+    }
     std::int64_t t = m_top.load(std::memory_order_seq_cst);
     if (t > b) {  // empty: restore bottom
       m_bottom.store(b + 1, std::memory_order_relaxed);
@@ -115,11 +156,22 @@ class deque {
   bool steal(T& out) noexcept {
     // Acquire on top: see the item writes published before a previous thief's CAS.
     std::int64_t t = m_top.load(std::memory_order_acquire);
-    // Seq_cst fence: the load of top must be ordered before the load of bottom. It pairs with
-    // the owner's seq_cst exchange of bottom in pop (which stands where the paper has a
-    // relaxed store and a seq_cst fence), so a thief never sees a bottom older than the
-    // owner's take.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (m_asymmetric) {
+      // A racy look first: the heavy fence costs a system call and interrupts the owner, so
+      // it is paid only when there seems to be something to take. Relaxed: a stale bottom
+      // only makes this attempt fail (or go on to the exact test below).
+      if (t >= m_bottom.load(std::memory_order_relaxed)) return false;
+      // The owner's pop has only a compiler barrier between its store of bottom and its load
+      // of top; this makes it pass a full barrier between our load of top and our load of
+      // bottom (docs/design/0021), and fences this thread (the paper's seq_cst fence).
+      heavy_fence();
+    } else {
+      // Seq_cst fence: the load of top must be ordered before the load of bottom. It pairs
+      // with the owner's seq_cst exchange of bottom in pop (which stands where the paper has a
+      // relaxed store and a seq_cst fence), so a thief never sees a bottom older than the
+      // owner's take.
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
     // Acquire on bottom pairs with the owner's release store of bottom in push (the paper's
     // release fence and relaxed store): the slot written before it is visible.
     const std::int64_t b = m_bottom.load(std::memory_order_acquire);
@@ -145,6 +197,9 @@ class deque {
     return b > t ? b - t : 0;
   }
   [[nodiscard]] bool empty_hint() const noexcept { return size_hint() == 0; }
+  [[nodiscard]] pop_fence fence() const noexcept {
+    return m_asymmetric ? pop_fence::asymmetric : pop_fence::full;
+  }
   [[nodiscard]] std::size_t capacity() const noexcept {
     return m_ring.load(std::memory_order_relaxed)->capacity();
   }
@@ -187,6 +242,8 @@ class deque {
   /// Written with m_ring by the owner alone (use_ring); thieves read m_ring.
   std::size_t m_own_mask = 0;
   std::atomic<T>* m_own_slots = nullptr;
+  /// The pop's form (pop_fence), fixed at construction; beside bottom, read by every pop.
+  bool m_asymmetric = false;
   alignas(k_cache_line) std::atomic<ring*> m_ring{nullptr};
   std::vector<std::unique_ptr<ring>> m_rings;  // owner-only; all rings ever used
 };

@@ -161,6 +161,10 @@ class worker {
                  : m_policy;
   }
 
+  /// The deque's starting capacity (it grows by doubling).
+  static constexpr std::size_t k_deque_capacity = 1024;
+  /// Its pop's form from cfg.pop_fence (the runtime refuses `asymmetric` where membarrier is
+  /// not available, before it makes the workers).
   deque<std::uintptr_t> m_deque;
   frame_stack m_stack;
   runtime_state& m_rt;
