@@ -149,8 +149,8 @@ struct config {
   /// Reads LOCUS_SCHEDULER, LOCUS_ACCOUNTING, LOCUS_LINE_BYTES, LOCUS_HOMES_ONLY, LOCUS_TRACE,
   /// LOCUS_WORKERS, LOCUS_POLICY, LOCUS_VICTIMS, LOCUS_TOPOLOGY, LOCUS_PLACES, LOCUS_BIND,
   /// LOCUS_CROSS_PLACE_STEALS, LOCUS_PIN, LOCUS_POP_FENCE, LOCUS_SLAW and LOCUS_CAB over the
-  /// defaults. Unset or
-  /// empty variables keep the default; any other bad value throws config_error.
+  /// defaults. Unset or empty variables keep the default; any other bad value throws
+  /// config_error.
   [[nodiscard]] static config from_env();
 };
 

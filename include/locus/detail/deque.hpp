@@ -117,7 +117,9 @@ class deque {
     const std::int64_t b = m_bottom.load(std::memory_order_relaxed) - 1;
     // The store of bottom must be ordered before the load of top, or owner and thief could
     // both take the same item (the store-load reordering the paper rules out).
-    if (m_asymmetric) [[likely]] {
+    // No likelihood hint: the default (full) is the common case, but a program that chose the
+    // asymmetric form pops through it every time; either way the branch predicts perfectly.
+    if (m_asymmetric) {
       // Asymmetric: a compiler barrier here; the full barrier is the thief's heavy_fence(),
       // which makes this thread pass one between the thief's load of top and its load of
       // bottom. Either this store is visible to that load of bottom, or our load of top below
