@@ -13,6 +13,7 @@
 #include "locus/detail/deque.hpp"
 #include "locus/detail/worker.hpp"
 #include "locus/locus.hpp"
+#include "test_support.hpp"
 
 using locus::detail::deque;
 using locus::detail::pop_fence;
@@ -30,16 +31,7 @@ const char* name(pop_fence f) {
   return f == pop_fence::full ? "full" : "asymmetric";
 }
 
-locus::task<long> fib(int n) {
-  if (n < 2) co_return n;
-  long a = 0;
-  co_await locus::spawn(&a, fib, n - 1);
-  const long b = co_await fib(n - 2);
-  co_await locus::sync();
-  co_return a + b;
-}
-
-/// The form of the deque of the worker that runs the root, and a fib(20) (6765) run on `rt`.
+/// The form of the deque of the worker that runs the root.
 locus::task<pop_fence> worker_form() {
   co_return locus::detail::t_worker->tasks().fence();
 }
@@ -50,7 +42,7 @@ void expect_workers_run(locus::runtime& rt) {
                              ? pop_fence::asymmetric
                              : pop_fence::full;
   EXPECT_EQ(rt.run(worker_form()), want);
-  EXPECT_EQ(rt.run(fib(20)), 6765);
+  EXPECT_EQ(rt.run(locus_test::fib(20)), 6765);
 }
 
 }  // namespace
