@@ -38,9 +38,10 @@ constexpr std::array<enum_name<bind_policy>, 2> bind_names{{
     {bind_policy::close, "close"},
 }};
 
-constexpr std::array<enum_name<pop_fence_policy>, 2> pop_fence_names{{
+constexpr std::array<enum_name<pop_fence_policy>, 3> pop_fence_names{{
     {pop_fence_policy::full, "full"},
     {pop_fence_policy::asymmetric, "asymmetric"},
+    {pop_fence_policy::adaptive, "adaptive"},
 }};
 
 /// The value `value` spells, or a config_error naming `what` and listing the table's forms.

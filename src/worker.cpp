@@ -23,10 +23,23 @@
 
 namespace locus::detail {
 
+namespace {
+
+/// The deque form config::pop_fence names (the deque makes asymmetric and adaptive full where
+/// membarrier is not available; the runtime has refused `asymmetric` there already).
+pop_fence deque_form(pop_fence_policy p) noexcept {
+  switch (p) {
+    case pop_fence_policy::asymmetric: return pop_fence::asymmetric;
+    case pop_fence_policy::adaptive: return pop_fence::adaptive;
+    case pop_fence_policy::full: break;
+  }
+  return pop_fence::full;
+}
+
+}  // namespace
+
 worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& cfg)
-    : m_deque(k_deque_capacity, cfg.pop_fence == pop_fence_policy::asymmetric
-                                    ? pop_fence::asymmetric
-                                    : pop_fence::full),
+    : m_deque(k_deque_capacity, deque_form(cfg.pop_fence)),
       m_rt(rt),
       m_index(index),
       m_place(place),

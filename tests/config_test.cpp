@@ -95,7 +95,7 @@ TEST(config_bind, spread_by_default_reads_both_in_any_case_and_names_the_variabl
             "LOCUS_BIND=\"master\" is not valid; expected one of: spread, close (any case)");
 }
 
-TEST(config_pop_fence, full_by_default_reads_both_in_any_case_and_names_the_variable) {
+TEST(config_pop_fence, full_by_default_reads_each_form_in_any_case_and_names_the_variable) {
   {
     env_guard g;
     EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::full);
@@ -104,11 +104,15 @@ TEST(config_pop_fence, full_by_default_reads_both_in_any_case_and_names_the_vari
     EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::asymmetric);
     env_guard::set("LOCUS_POP_FENCE", "FULL");
     EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::full);
+    env_guard::set("LOCUS_POP_FENCE", "adaptive");
+    EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::adaptive);
   }
   EXPECT_EQ(locus::to_string(locus::pop_fence_policy::full), "full");
   EXPECT_EQ(locus::to_string(locus::pop_fence_policy::asymmetric), "asymmetric");
+  EXPECT_EQ(locus::to_string(locus::pop_fence_policy::adaptive), "adaptive");
   EXPECT_EQ(env_error("LOCUS_POP_FENCE", "auto"),
-            "LOCUS_POP_FENCE=\"auto\" is not valid; expected one of: full, asymmetric (any case)");
+            "LOCUS_POP_FENCE=\"auto\" is not valid; expected one of: full, asymmetric, adaptive "
+            "(any case)");
 }
 
 TEST(config_workers, accepts_1_to_4096) {

@@ -1,6 +1,7 @@
-// The deque's two pop forms (pop_fence, docs/design/0021) where they differ: the owner pops an
-// item that is not the last one (no CAS) while thieves steal from the same short deque, and
-// the runtime's choice of form (config::pop_fence, LOCUS_POP_FENCE).
+// The deque's pop forms (pop_fence, docs/design/0021) where they differ: the owner pops an
+// item that is not the last one (no CAS) while thieves steal from the same short deque; the
+// adaptive form's switches to the fence and back; and the runtime's choice of form
+// (config::pop_fence, LOCUS_POP_FENCE).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -20,15 +21,30 @@ using locus::detail::pop_fence;
 
 namespace {
 
-/// The forms this process can run: full always, asymmetric where membarrier works.
+/// The forms this process can run: full always, asymmetric and adaptive where membarrier works.
 std::vector<pop_fence> forms() {
   std::vector<pop_fence> f{pop_fence::full};
-  if (locus::detail::asymmetric_fence_available()) f.push_back(pop_fence::asymmetric);
+  if (locus::detail::asymmetric_fence_available()) {
+    f.push_back(pop_fence::asymmetric);
+    f.push_back(pop_fence::adaptive);
+  }
   return f;
 }
 
 const char* name(pop_fence f) {
-  return f == pop_fence::full ? "full" : "asymmetric";
+  switch (f) {
+    case pop_fence::full: return "full";
+    case pop_fence::asymmetric: return "asymmetric";
+    case pop_fence::adaptive: return "adaptive";
+  }
+  return "?";
+}
+
+/// The deque form config::pop_fence names, where this process can run it.
+pop_fence form_of(locus::pop_fence_policy p) {
+  if (p == locus::pop_fence_policy::full || !locus::detail::asymmetric_fence_available())
+    return pop_fence::full;
+  return p == locus::pop_fence_policy::asymmetric ? pop_fence::asymmetric : pop_fence::adaptive;
 }
 
 /// The form of the deque of the worker that runs the root.
@@ -38,10 +54,7 @@ locus::task<pop_fence> worker_form() {
 
 /// Whether `rt`'s workers' deques have the form its cfg() names, and a fib runs right there.
 void expect_workers_run(locus::runtime& rt) {
-  const pop_fence want = rt.cfg().pop_fence == locus::pop_fence_policy::asymmetric
-                             ? pop_fence::asymmetric
-                             : pop_fence::full;
-  EXPECT_EQ(rt.run(worker_form()), want);
+  EXPECT_EQ(rt.run(worker_form()), form_of(rt.cfg().pop_fence));
   EXPECT_EQ(rt.run(locus_test::fib(20)), 6765);
 }
 
@@ -51,7 +64,9 @@ void expect_workers_run(locus::runtime& rt) {
 // both: the window in which the owner's store of bottom and a thief's load of it cross, which is
 // what the asymmetric form moves the fence of. An item taken twice (owner and thief both
 // believing they won it) or lost fails the test. How many steals happen depends on the
-// scheduling of a loaded machine: the count is printed, not asserted.
+// scheduling of a loaded machine: the count is printed, not asserted. The adaptive form runs
+// with a quiet run of 2 pops, so that it switches to the fence and back all the time (steals
+// that read one mode racing pops of the other); that it switched both ways is asserted.
 TEST(DequeFence, OwnerPopRacesThievesOnATwoItemDeque) {
   for (pop_fence fence : forms()) {
     SCOPED_TRACE(name(fence));
@@ -60,7 +75,7 @@ TEST(DequeFence, OwnerPopRacesThievesOnATwoItemDeque) {
     constexpr std::uintptr_t k_min_rounds = 100'000;
     constexpr std::uintptr_t k_max_rounds = 400'000;
     constexpr std::uint64_t k_want_steals = 2'000;
-    deque<std::uintptr_t> d(4, fence);
+    deque<std::uintptr_t> d(4, fence, 2);
     std::vector<std::atomic<std::uint8_t>> seen(2 * k_max_rounds + 2);
     std::atomic<bool> done{false};
     std::atomic<int> started{0};
@@ -100,23 +115,98 @@ TEST(DequeFence, OwnerPopRacesThievesOnATwoItemDeque) {
     EXPECT_TRUE(d.empty_hint());
     for (std::uintptr_t i = 1; i < next; ++i)
       ASSERT_EQ(seen[i].load(), 1) << "item " << i;
-    std::printf("  %s: %llu of %llu items stolen\n", name(fence),
-                static_cast<unsigned long long>(stolen.load()),
-                static_cast<unsigned long long>(next - 1));
+    std::printf("  %s: %llu of %llu items stolen; %llu switches to the fence, %llu back\n",
+                name(fence), static_cast<unsigned long long>(stolen.load()),
+                static_cast<unsigned long long>(next - 1),
+                static_cast<unsigned long long>(d.fence_switches()),
+                static_cast<unsigned long long>(d.unfence_switches()));
+    if (fence == pop_fence::adaptive && stolen.load() > 0) {
+      EXPECT_GT(d.fence_switches(), 0u);
+      EXPECT_GT(d.unfence_switches(), 0u);
+    } else if (fence != pop_fence::adaptive) {
+      EXPECT_EQ(d.fence_switches() + d.unfence_switches(), 0u);
+    }
+  }
+}
+
+// The adaptive form, step by step on one thread: a steal at an unfenced deque is a heavy one
+// and leaves a request, the owner's next pop answers it (fenced from then on), steals at the
+// fenced deque take items in order, and after the quiet run of pops with no steal the owner
+// drops the fence; the next steal starts the next episode. The owner's own CAS for its last
+// item does not count as a steal.
+TEST(DequeFence, AdaptiveFencesOnAStealAndDropsTheFenceAfterAQuietRun) {
+  if (!locus::detail::asymmetric_fence_available())
+    GTEST_SKIP() << "membarrier(PRIVATE_EXPEDITED) is not available here";
+  deque<std::uintptr_t> d(8, pop_fence::adaptive, 4);
+  ASSERT_EQ(d.fence(), pop_fence::adaptive);
+  EXPECT_FALSE(d.owner_fenced());
+  std::uintptr_t v = 0;
+  for (std::uintptr_t i = 1; i <= 6; ++i)
+    d.push(i);
+  ASSERT_TRUE(d.steal(v));  // heavy: membarrier, and the request
+  EXPECT_EQ(v, 1u);
+  EXPECT_FALSE(d.owner_fenced());  // the owner has not popped yet
+  ASSERT_TRUE(d.pop(v));
+  EXPECT_EQ(v, 6u);
+  EXPECT_TRUE(d.owner_fenced());
+  EXPECT_EQ(d.fence_switches(), 1u);
+  ASSERT_TRUE(d.steal(v));  // light: the word says fenced
+  EXPECT_EQ(v, 2u);
+  EXPECT_EQ(d.size_hint(), 3);  // the mode bits are not items
+  // The first pop after the steal restarts the count (4 quiet pops to go); then 5, 4, 3 (the
+  // last item, taken by the owner's own CAS: no steal), the empty pop and 7 are the four.
+  for (std::uintptr_t want : {5u, 4u, 3u}) {
+    ASSERT_TRUE(d.pop(v));
+    EXPECT_EQ(v, want);
+    EXPECT_TRUE(d.owner_fenced());
+  }
+  EXPECT_FALSE(d.pop(v));  // empty: a pop that finds nothing counts too
+  EXPECT_TRUE(d.owner_fenced());
+  d.push(7);
+  ASSERT_TRUE(d.pop(v));  // the fourth quiet pop drops the fence, then takes 7 by its CAS
+  EXPECT_EQ(v, 7u);
+  EXPECT_FALSE(d.owner_fenced());
+  EXPECT_EQ(d.unfence_switches(), 1u);
+  // The next episode.
+  d.push(8);
+  d.push(9);
+  ASSERT_TRUE(d.steal(v));
+  EXPECT_EQ(v, 8u);
+  ASSERT_TRUE(d.pop(v));  // answers the request, then takes the last item by its CAS
+  EXPECT_EQ(v, 9u);
+  EXPECT_TRUE(d.owner_fenced());
+  EXPECT_EQ(d.fence_switches(), 2u);
+  EXPECT_TRUE(d.owner_sees_empty());
+  EXPECT_FALSE(d.steal(v));
+  // The full form never switches; the asymmetric one never fences.
+  deque<std::uintptr_t> full(8, pop_fence::full, 1);
+  deque<std::uintptr_t> asym(8, pop_fence::asymmetric, 1);
+  for (deque<std::uintptr_t>* q : {&full, &asym}) {
+    for (std::uintptr_t i = 1; i <= 4; ++i)
+      q->push(i);
+    ASSERT_TRUE(q->steal(v));
+    while (q->pop(v)) {
+    }
+    EXPECT_EQ(q->owner_fenced(), q == &full);
+    EXPECT_EQ(q->fence_switches() + q->unfence_switches(), 0u);
   }
 }
 
 TEST(DequeFence, ADequeKeepsTheFormItWasMadeWith) {
   deque<std::uintptr_t> d;
   EXPECT_EQ(d.fence(), pop_fence::full);  // the deque alone: the paper's form
-  if (locus::detail::asymmetric_fence_available()) {
-    deque<std::uintptr_t> a(8, pop_fence::asymmetric);
-    EXPECT_EQ(a.fence(), pop_fence::asymmetric);
-  }
+  deque<std::uintptr_t> a(8, pop_fence::asymmetric);
+  deque<std::uintptr_t> ad(8, pop_fence::adaptive);
+  // Where membarrier is not available both are made full.
+  const bool available = locus::detail::asymmetric_fence_available();
+  EXPECT_EQ(a.fence(), available ? pop_fence::asymmetric : pop_fence::full);
+  EXPECT_EQ(ad.fence(), available ? pop_fence::adaptive : pop_fence::full);
+  EXPECT_TRUE(d.owner_fenced());
+  EXPECT_FALSE(ad.owner_fenced() && available);
 }
 
 // The workers' deques have the form config::pop_fence names (full by default), and a fib at
-// two workers runs with each; `asymmetric` is refused, naming the option and the reason, where
+// two workers runs with each; `adaptive` runs everywhere; `asymmetric` is refused, naming the option and the reason, where
 // membarrier is not available.
 TEST(DequeFence, TheWorkersDequesHaveTheConfiguredForm) {
   const bool available = locus::detail::asymmetric_fence_available();
@@ -131,6 +221,15 @@ TEST(DequeFence, TheWorkersDequesHaveTheConfiguredForm) {
   locus::config cfg;
   cfg.workers = 2;
   cfg.pop_fence = locus::pop_fence_policy::asymmetric;
+  {
+    // adaptive: accepted everywhere (full where membarrier is not available).
+    locus::config acfg;
+    acfg.workers = 2;
+    acfg.pop_fence = locus::pop_fence_policy::adaptive;
+    locus::runtime rt(acfg);
+    EXPECT_EQ(rt.cfg().pop_fence, locus::pop_fence_policy::adaptive);
+    expect_workers_run(rt);
+  }
   if (available) {
     locus::runtime rt(cfg);
     EXPECT_EQ(rt.cfg().pop_fence, locus::pop_fence_policy::asymmetric);

@@ -1,5 +1,5 @@
 // The Chase–Lev deque: single-thread semantics and a multi-threaded no-loss/no-dup stress, for
-// both forms of the owner's pop (pop_fence; the asymmetric form's own races: deque_fence_test).
+// every form of the owner's pop (pop_fence; the forms' own races: deque_fence_test).
 #include "locus/detail/deque.hpp"
 
 #include <gtest/gtest.h>
@@ -60,10 +60,11 @@ TEST(Deque, EmptyAfterPopOfLastItemRestoresState) {
 namespace {
 
 // One owner pushes and pops 10^6 items while three thieves steal; every item must be taken
-// exactly once (no loss, no duplication), including across ring growth.
-void stress_no_loss(pop_fence fence) {
+// exactly once (no loss, no duplication), including across ring growth. `quiet_pops`: the
+// adaptive form's run of pops with no steal before the owner drops its fence.
+void stress_no_loss(pop_fence fence, std::uint32_t quiet_pops = locus::detail::k_default_quiet_pops) {
   constexpr std::uintptr_t k_items = 1'000'000;
-  deque<std::uintptr_t> d(16, fence);
+  deque<std::uintptr_t> d(16, fence, quiet_pops);
   ASSERT_EQ(d.fence(), fence);
   std::vector<std::atomic<std::uint8_t>> seen(k_items + 1);
   std::atomic<bool> done{false};
@@ -111,6 +112,15 @@ TEST(Deque, StressNoItemLostOrDuplicatedAsymmetric) {
   if (!locus::detail::asymmetric_fence_available())
     GTEST_SKIP() << "membarrier(PRIVATE_EXPEDITED) is not available here";
   stress_no_loss(pop_fence::asymmetric);
+}
+
+// The adaptive form with its default quiet run, and with a run of 3 pops, which switches the
+// owner to the fence and back all the time while the thieves steal.
+TEST(Deque, StressNoItemLostOrDuplicatedAdaptive) {
+  if (!locus::detail::asymmetric_fence_available())
+    GTEST_SKIP() << "membarrier(PRIVATE_EXPEDITED) is not available here";
+  stress_no_loss(pop_fence::adaptive);
+  stress_no_loss(pop_fence::adaptive, 3);
 }
 
 // owner_sees_empty (the idle loop's look before pop, worker.cpp): never "empty" while an item

@@ -59,6 +59,10 @@ enum class pop_fence_policy : std::uint8_t {
                ///< thread of the process: faster for programs that rarely steal (fib at one
                ///< worker), slower for those that steal often (fj-rec at two). Linux x86-64 and
                ///< AArch64 only: elsewhere the runtime refuses to start with it (config_error)
+  adaptive,    ///< no fence in the pop while nobody steals from the deque; the first steal of
+               ///< an episode makes the membarrier call and switches the owner to the full
+               ///< fence, which it keeps until 4096 of its pops pass with no steal. Where
+               ///< membarrier is not available it is `full`, with no error
 };
 
 /// Which scheduler runs the tasks: a combination of a spawn rule, a placement and an
@@ -168,7 +172,7 @@ struct config {
 [[nodiscard]] victim_policy parse_victim_policy(std::string_view value, std::string_view what);
 /// "spread" | "close", in any case.
 [[nodiscard]] bind_policy parse_bind(std::string_view value, std::string_view what);
-/// "full" | "asymmetric", in any case.
+/// "full" | "asymmetric" | "adaptive", in any case.
 [[nodiscard]] pop_fence_policy parse_pop_fence(std::string_view value, std::string_view what);
 /// "int=64,f=128,s=256,steals=64": any subset of keys; int, f, s positive integers, steals a
 /// non-negative one (0: any steal switches to help-first).
