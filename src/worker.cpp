@@ -29,9 +29,12 @@ namespace {
 /// membarrier is not available; the runtime has refused `asymmetric` there already).
 pop_fence deque_form(pop_fence_policy p) noexcept {
   switch (p) {
-    case pop_fence_policy::asymmetric: return pop_fence::asymmetric;
-    case pop_fence_policy::adaptive: return pop_fence::adaptive;
-    case pop_fence_policy::full: break;
+    case pop_fence_policy::asymmetric:
+      return pop_fence::asymmetric;
+    case pop_fence_policy::adaptive:
+      return pop_fence::adaptive;
+    case pop_fence_policy::full:
+      break;
   }
   return pop_fence::full;
 }

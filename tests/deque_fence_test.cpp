@@ -33,9 +33,12 @@ std::vector<pop_fence> forms() {
 
 const char* name(pop_fence f) {
   switch (f) {
-    case pop_fence::full: return "full";
-    case pop_fence::asymmetric: return "asymmetric";
-    case pop_fence::adaptive: return "adaptive";
+    case pop_fence::full:
+      return "full";
+    case pop_fence::asymmetric:
+      return "asymmetric";
+    case pop_fence::adaptive:
+      return "adaptive";
   }
   return "?";
 }
@@ -206,8 +209,8 @@ TEST(DequeFence, ADequeKeepsTheFormItWasMadeWith) {
 }
 
 // The workers' deques have the form config::pop_fence names (full by default), and a fib at
-// two workers runs with each; `adaptive` runs everywhere; `asymmetric` is refused, naming the option and the reason, where
-// membarrier is not available.
+// two workers runs with each; `adaptive` runs everywhere; `asymmetric` is refused, naming the
+// option and the reason, where membarrier is not available.
 TEST(DequeFence, TheWorkersDequesHaveTheConfiguredForm) {
   const bool available = locus::detail::asymmetric_fence_available();
   {

@@ -62,7 +62,8 @@ namespace {
 // One owner pushes and pops 10^6 items while three thieves steal; every item must be taken
 // exactly once (no loss, no duplication), including across ring growth. `quiet_pops`: the
 // adaptive form's run of pops with no steal before the owner drops its fence.
-void stress_no_loss(pop_fence fence, std::uint32_t quiet_pops = locus::detail::k_default_quiet_pops) {
+void stress_no_loss(pop_fence fence,
+                    std::uint32_t quiet_pops = locus::detail::k_default_quiet_pops) {
   constexpr std::uintptr_t k_items = 1'000'000;
   deque<std::uintptr_t> d(16, fence, quiet_pops);
   ASSERT_EQ(d.fence(), fence);

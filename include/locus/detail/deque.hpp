@@ -95,8 +95,7 @@ class deque {
   /// fenced pops with no steal after which the owner drops the fence again (at least 1).
   explicit deque(std::size_t capacity = 1024, pop_fence fence = pop_fence::full,
                  std::uint32_t quiet_pops = k_default_quiet_pops)
-      : m_form(fence == pop_fence::full || !asymmetric_fence_available() ? pop_fence::full
-                                                                          : fence),
+      : m_form(fence == pop_fence::full || !asymmetric_fence_available() ? pop_fence::full : fence),
         m_fenced(m_form == pop_fence::full),
         m_quiet_pops(quiet_pops == 0 ? 1 : quiet_pops),
         m_request(m_form == pop_fence::adaptive ? k_request : 0) {
