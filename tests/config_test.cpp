@@ -95,11 +95,11 @@ TEST(config_bind, spread_by_default_reads_both_in_any_case_and_names_the_variabl
             "LOCUS_BIND=\"master\" is not valid; expected one of: spread, close (any case)");
 }
 
-TEST(config_pop_fence, full_by_default_reads_each_form_in_any_case_and_names_the_variable) {
+TEST(config_pop_fence, adaptive_by_default_reads_each_form_in_any_case_and_names_the_variable) {
   {
     env_guard g;
-    EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::full);
-    EXPECT_EQ(locus::config{}.pop_fence, locus::pop_fence_policy::full);
+    EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::adaptive);
+    EXPECT_EQ(locus::config{}.pop_fence, locus::pop_fence_policy::adaptive);
     env_guard::set("LOCUS_POP_FENCE", " Asymmetric ");
     EXPECT_EQ(locus::config::from_env().pop_fence, locus::pop_fence_policy::asymmetric);
     env_guard::set("LOCUS_POP_FENCE", "FULL");

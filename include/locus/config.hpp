@@ -49,11 +49,12 @@ enum class bind_policy : std::uint8_t {
 };
 
 /// How a worker's deque orders the owner's pop against thieves (docs/design/0021). The pop
-/// runs once per completed work-first child, a steal once per steal: which form is faster
-/// depends on how often the program steals (measured in docs/benchmarks.md, 2026-11-27g).
+/// runs once per completed work-first child, a steal once per steal: which fixed form is faster
+/// depends on how often the program steals (docs/benchmarks.md, 2026-11-27g); the adaptive
+/// form follows the steals (2026-11-28).
 enum class pop_fence_policy : std::uint8_t {
   full,        ///< Chase–Lev's fence in every pop (one locked instruction on x86); a steal
-               ///< costs no system call (the default)
+               ///< costs no system call
   asymmetric,  ///< no fence in the pop; every steal attempt at a deque that looks non-empty
                ///< makes a membarrier(2) system call, which briefly interrupts every running
                ///< thread of the process: faster for programs that rarely steal (fib at one
@@ -62,7 +63,7 @@ enum class pop_fence_policy : std::uint8_t {
   adaptive,    ///< no fence in the pop while nobody steals from the deque; the first steal of
                ///< an episode makes the membarrier call and switches the owner to the full
                ///< fence, which it keeps until 4096 of its pops pass with no steal. Where
-               ///< membarrier is not available it is `full`, with no error
+               ///< membarrier is not available it is `full`, with no error (the default)
 };
 
 /// Which scheduler runs the tasks: a combination of a spawn rule, a placement and an
@@ -127,7 +128,7 @@ struct config {
   bind_policy bind = bind_policy::spread;  ///< which cores the workers take (and their order)
   bool cross_place_steals = false;         ///< may idle workers steal from other places?
   bool pin = true;                         ///< pin each worker to its processor
-  pop_fence_policy pop_fence = pop_fence_policy::full;  ///< the deques' pop (LOCUS_POP_FENCE)
+  pop_fence_policy pop_fence = pop_fence_policy::adaptive;  ///< the deques' pop (LOCUS_POP_FENCE)
   /// Locality accounting (locus/data.hpp, runtime::locality()): count every declared access
   /// by its distance to the data's home and feed a model of each L3. Off: no cost.
   bool accounting = false;

@@ -14,10 +14,11 @@
 //               completed work-first child; the slow side is every steal attempt at a deque
 //               that looks non-empty;
 //   adaptive    asymmetric while nobody steals, full while thieves do: a thief's heavy steal
-//               sets a request bit in the top word, the owner's next pop sees it and switches
-//               to the full fence with a CAS that sets the fenced bit, thieves that read that
-//               bit steal with an ordinary fence, and after a run of pops with no steal the
-//               owner clears it. One system call per episode of stealing, not per steal.
+//               sets a request bit in the top word; the owner's next pop sees it, fences, and
+//               the owner pops with the full fence from then on; its first fenced pop answers
+//               with a CAS that sets the fenced bit; thieves that read that bit steal with an
+//               ordinary fence; after a run of pops with no steal the owner clears it. One
+//               system call per episode of stealing, not per steal.
 // docs/design/0021 gives the arguments and the costs. A runtime option (config::pop_fence,
 // LOCUS_POP_FENCE); the deque alone defaults to full, asymmetric and adaptive become full where
 // membarrier is not available.
@@ -114,12 +115,14 @@ class deque {
   /// Owner: push at the bottom.
   void push(T v) {
     const std::int64_t b = m_bottom.load(std::memory_order_relaxed);  // only the owner writes it
-    // Acquire pairs with the release CAS of thieves so that the slot at t is not reused before
-    // the thief that took it has read it.
-    const std::int64_t t = m_top.load(std::memory_order_acquire) & k_index;
-    if (b - t > static_cast<std::int64_t>(m_own_mask)) [[unlikely]] {
-      // A tail call: nothing of this frame is live across it. Only the owner swaps rings.
-      push_grown(v, m_ring.load(std::memory_order_relaxed), t, b);
+    // The ring is full only if b - top > mask. m_top_seen is a top this owner read with
+    // acquire (in pop, or below): top only grows, so it is a lower bound, and the acquire
+    // pairs with the release CAS of the thief that moved top there, so the slots below it are
+    // not reused before that thief has read them. Reading the owner's own copy, not top, keeps
+    // the thieves' cache line and the mode bits out of every spawn.
+    if (b - m_top_seen > static_cast<std::int64_t>(m_own_mask)) [[unlikely]] {
+      // A tail call: nothing of this frame is live across it.
+      push_slow(v, b);
       return;
     }
     m_own_slots[static_cast<std::size_t>(b) & m_own_mask].store(v, std::memory_order_relaxed);
@@ -147,23 +150,35 @@ class deque {
     // No likelihood hint: which branch is common depends on the form and, in the adaptive
     // form, on whether thieves are active; either way it predicts well.
     std::int64_t w;  // the top word as read: index and mode bits
+    std::int64_t t;  // its index
     if (!m_fenced) {
       // Unfenced (asymmetric, or adaptive while nobody steals): a compiler barrier here; the
       // full barrier is the thief's heavy_fence(), which makes this thread pass one between
       // the thief's load of top and its load of bottom. Either this store is visible to that
       // load of bottom, or our load of top below runs after the thief's load of top and sees
-      // its value or a later one (docs/design/0021). The orders are relaxed because the C++
-      // model does not describe membarrier; the ordering comes from the two barriers. On x86
-      // this saves the locked xchg, which drains the store buffer full of the completed
-      // child's frame writes (docs/benchmarks.md, 2026-11-27g: 38 % of fib's timer samples at
-      // one worker follow it).
-      m_bottom.store(b, std::memory_order_relaxed);
+      // its value or a later one (docs/design/0021). The C++ model does not describe
+      // membarrier: the store-load ordering comes from the two barriers, not from these orders.
+      // The store is a release (a plain mov on x86, as relaxed is) so that a thief whose
+      // acquire load of bottom reads it still synchronizes with this owner's earlier pushes and
+      // sees the frames they published: a relaxed store would end that chain, as the full
+      // form's exchange (an RMW) does not. On x86 this saves the locked xchg, which drains the
+      // store buffer full of the completed child's frame writes (docs/benchmarks.md,
+      // 2026-11-27g: 38 % of fib's timer samples at one worker follow it).
+      m_bottom.store(b, std::memory_order_release);
       std::atomic_signal_fence(std::memory_order_seq_cst);
       w = m_top.load(std::memory_order_seq_cst);
-      // `request` (the sign bit): a thief stole with the heavy fence; switch to the full one.
-      // `fenced` is never set here: only this thread sets it, and it is clear while unfenced.
-      if (w < 0) [[unlikely]]
-        w = answer_request(w);
+      t = w;  // `fenced` is clear while unfenced: only this thread sets it
+      if (w < 0) [[unlikely]] {
+        // `request` (the sign bit): a thief stole with the heavy fence. This pop fences here
+        // and reads top again, as the full form does; the next ones are fenced pops, the first
+        // of which sets `fenced` in the word (answer_request). A fence, not the CAS, here: code
+        // on this path, however cold, shapes the registers of every coroutine that completes
+        // (a CAS here cost 9.5 instructions per fib frame, docs/design/0021).
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        w = m_top.load(std::memory_order_seq_cst);
+        t = w & k_index;
+        m_fenced = true;
+      }
     } else {
       // Full: the paper uses a relaxed store and a seq_cst fence; a seq_cst exchange followed
       // by a seq_cst load gives the same guarantee against the thief's fence ([atomics.order]:
@@ -172,15 +187,18 @@ class deque {
       (void)m_bottom.exchange(b, std::memory_order_seq_cst);
       w = m_top.load(std::memory_order_seq_cst);
       // The adaptive form's count of pops with no steal: a word other than the one expected
-      // means a thief took an item (the owner's own CAS below updates the expectation).
-      if (w != m_quiet_top) {
+      // means a thief took an item (the owner's own CAS below updates the expectation), or a
+      // request waits to be answered (m_quiet_top never holds `request`).
+      if (w != m_quiet_top) [[unlikely]] {
+        if (w < 0) w = answer_request(w);
         m_quiet_top = w;
         m_quiet_left = m_quiet_pops;
       } else if (--m_quiet_left == 0) [[unlikely]] {
         w = drop_fence(w);
       }
+      t = w & k_index;
     }
-    const std::int64_t t = w & k_index;
+    m_top_seen = t;  // for push's test of a full ring (read with acquire, seq_cst above)
     if (t > b) {  // empty: restore bottom
       m_bottom.store(b + 1, std::memory_order_relaxed);
       return false;
@@ -193,7 +211,7 @@ class deque {
       const bool won = m_top.compare_exchange_strong(w, w + 1, std::memory_order_seq_cst,
                                                      std::memory_order_relaxed);
       m_bottom.store(b + 1, std::memory_order_relaxed);
-      if (won) m_quiet_top = w + 1;  // our own move of top is no steal
+      if (won) m_quiet_top = (w + 1) & ~k_request;  // our own move of top is no steal
       return won;
     }
     return true;
@@ -256,8 +274,9 @@ class deque {
   /// Owner: whether its pops now use the full fence (always in the full form, never in the
   /// asymmetric one, while thieves are active in the adaptive one).
   [[nodiscard]] bool owner_fenced() const noexcept { return m_fenced; }
-  /// Owner: how many times the adaptive form switched to the fence and back (for tests and
-  /// statistics; plain counters, read by the owner or after it stopped).
+  /// Owner: how many times the adaptive form marked the word fenced (answered a request) and
+  /// cleared it again (for tests and statistics; plain counters, read by the owner or after it
+  /// stopped).
   [[nodiscard]] std::uint64_t fence_switches() const noexcept { return m_switches_on; }
   [[nodiscard]] std::uint64_t unfence_switches() const noexcept { return m_switches_off; }
   [[nodiscard]] std::size_t capacity() const noexcept {
@@ -269,13 +288,17 @@ class deque {
   static constexpr std::int64_t k_fenced = std::int64_t{1} << 62;
   static constexpr std::int64_t k_index = k_fenced - 1;
 
-  /// Owner, unfenced pop that read `request` in word `w` (after its relaxed store of bottom):
-  /// switch to the fenced pop. The CAS that sets `fenced` (and clears `request`) is a full
-  /// barrier after that store, so the word it returns is a top read as a fenced pop reads it;
-  /// and a thief that later reads `fenced` synchronizes with it, so it sees every unfenced pop
-  /// before it. A failed CAS means a thief stole meanwhile (still a heavy steal, `request`
-  /// still set): try again with the new word.
-  [[gnu::noinline, gnu::cold]] std::int64_t answer_request(std::int64_t w) noexcept {
+  /// Owner, fenced pop (after its exchange of bottom) that read `request` in word `w`: mark the
+  /// word fenced (and clear `request`). A thief that later reads `fenced` synchronizes with
+  /// this CAS, so it sees every unfenced pop before it; the word it returns is a top read after
+  /// the pop's fence. A failed CAS means a thief stole meanwhile (a heavy steal, `request` still
+  /// set): try again with the new word.
+  ///
+  /// Inlined, not called: pop is inlined into every coroutine's completion, and a call in its
+  /// middle, however rare, keeps the completion's live values in callee-saved registers that
+  /// every resume of that coroutine then saves and restores (+21 instructions per fib frame
+  /// measured with these two as out-of-line calls; docs/design/0016).
+  [[gnu::always_inline]] std::int64_t answer_request(std::int64_t w) noexcept {
     std::int64_t fenced = (w & k_index) | k_fenced;
     while (!m_top.compare_exchange_weak(w, fenced, std::memory_order_seq_cst,
                                         std::memory_order_seq_cst)) {
@@ -293,7 +316,8 @@ class deque {
   /// made its CAS yet fails it (the word changed). If a thief stole first, the CAS fails and
   /// the owner stays fenced; it returns the word it now knows (read after its fence, so valid
   /// for this pop). The full form never drops its fence.
-  [[gnu::noinline, gnu::cold]] std::int64_t drop_fence(std::int64_t w) noexcept {
+  /// Inlined for the reason given at answer_request.
+  [[gnu::always_inline]] std::int64_t drop_fence(std::int64_t w) noexcept {
     m_quiet_left = m_quiet_pops;
     if (m_form != pop_fence::adaptive) return w;
     const std::int64_t clear = w & k_index;
@@ -307,17 +331,20 @@ class deque {
     return clear;
   }
 
-  /// push() on a full ring: grow it, then push. Out of line, cold, and the last thing push()
-  /// does: push is inlined into every coroutine that spawns, and a call in the middle of it
+  /// push() on a ring that looked full by the owner's last look at top: look again, grow it if
+  /// it is full, then push. Out of line, cold, and the last thing push() does: push is inlined into every coroutine that spawns, and a call in the middle of it
   /// (the grow, followed by the store of the item) would keep the item and the indices in
   /// callee-saved registers, which that coroutine's resume function then saves and restores on
   /// every entry, for the sake of this rare path (docs/design/0016).
-  [[gnu::noinline, gnu::cold]] void push_grown(T v, ring* r, std::int64_t t, std::int64_t b) {
-    r = grow(r, t, b);
+  [[gnu::noinline, gnu::cold]] void push_slow(T v, std::int64_t b) {
+    // Acquire: as in push(), for the top read now.
+    const std::int64_t t = m_top.load(std::memory_order_acquire) & k_index;
+    m_top_seen = t;
+    ring* r = m_ring.load(std::memory_order_relaxed);  // only the owner swaps rings
+    if (b - t > static_cast<std::int64_t>(m_own_mask)) r = grow(r, t, b);
     r->put(b, v);
     m_bottom.store(b + 1, std::memory_order_release);  // release: as in push()
   }
-
   ring* grow(ring* old, std::int64_t t, std::int64_t b) {
     auto bigger = std::make_unique<ring>(old->capacity() * 2);
     for (std::int64_t i = t; i < b; ++i)
@@ -353,6 +380,8 @@ class deque {
   std::uint32_t m_quiet_left = 0;
   const std::uint32_t m_quiet_pops;
   std::int64_t m_quiet_top = 0;
+  /// Owner-only: the index of top as this owner last read it (push's test of a full ring).
+  std::int64_t m_top_seen = 0;
   /// What a heavy steal ORs into the word: `request` in the adaptive form, 0 in the asymmetric.
   const std::int64_t m_request;
   std::uint64_t m_switches_on = 0;  // owner-only statistics
