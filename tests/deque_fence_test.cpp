@@ -215,8 +215,8 @@ TEST(DequeFence, ADequeKeepsTheFormItWasMadeWith) {
 }
 
 // The workers' deques have the form config::pop_fence names (adaptive by default), and a fib at
-// two workers runs with each; `full` and `adaptive` run everywhere; `asymmetric` is refused, naming the
-// option and the reason, where membarrier is not available.
+// two workers runs with each; `full` and `adaptive` run everywhere; `asymmetric` is refused, naming
+// the option and the reason, where membarrier is not available.
 TEST(DequeFence, TheWorkersDequesHaveTheConfiguredForm) {
   const bool available = locus::detail::asymmetric_fence_available();
   {

@@ -198,7 +198,8 @@ class deque {
       }
       t = w & k_index;
     }
-    m_top_seen = t;  // for push's test of a full ring (read with acquire, seq_cst above)
+    // For push's test of a full ring (this top was read with acquire: seq_cst above).
+    m_top_seen = t;
     if (t > b) {  // empty: restore bottom
       m_bottom.store(b + 1, std::memory_order_relaxed);
       return false;
@@ -332,10 +333,11 @@ class deque {
   }
 
   /// push() on a ring that looked full by the owner's last look at top: look again, grow it if
-  /// it is full, then push. Out of line, cold, and the last thing push() does: push is inlined into every coroutine that spawns, and a call in the middle of it
-  /// (the grow, followed by the store of the item) would keep the item and the indices in
-  /// callee-saved registers, which that coroutine's resume function then saves and restores on
-  /// every entry, for the sake of this rare path (docs/design/0016).
+  /// it is full, then push. Out of line, cold, and the last thing push() does: push is inlined into
+  /// every coroutine that spawns, and a call in the middle of it (the grow, followed by the store
+  /// of the item) would keep the item and the indices in callee-saved registers, which that
+  /// coroutine's resume function then saves and restores on every entry, for the sake of this rare
+  /// path (docs/design/0016).
   [[gnu::noinline, gnu::cold]] void push_slow(T v, std::int64_t b) {
     // Acquire: as in push(), for the top read now.
     const std::int64_t t = m_top.load(std::memory_order_acquire) & k_index;
