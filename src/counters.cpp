@@ -32,6 +32,8 @@ worker_stats counters::raw(std::int64_t now) const noexcept {
   for (const field_pair& f : fields)
     s.*f.stat = (this->*f.atomic).load(std::memory_order_relaxed);
   s.idle_ns = idle_ns(now);
+  if (fence_episodes_source != nullptr)
+    s.fence_episodes = fence_episodes_source->load(std::memory_order_relaxed);
   return s;
 }
 
@@ -53,6 +55,7 @@ worker_stats counters::snapshot() noexcept {
   // The spell in progress is read with this thread's clock after the owner's clock said when
   // it started; a spell that just ended may look a few nanoseconds longer than it was. Never
   // report less than last time.
+  s.fence_episodes = since(r.fence_episodes, b.fence_episodes);
   s.idle_ns = std::max(since(r.idle_ns, b.idle_ns), m_idle_reported);
   m_idle_reported = s.idle_ns;
   return s;

@@ -45,7 +45,10 @@ std::uint32_t worker_ref::random_below(std::uint32_t n) noexcept {
 
 bool worker_ref::steal_from(unsigned victim, work_item& out) noexcept {
   counters::bump(m_w->stats().steals_attempted);
-  if (!m_rt->workers[victim]->tasks().steal(out.bits)) return false;
+  bool heavy = false;
+  const bool took = m_rt->workers[victim]->tasks().steal(out.bits, heavy);
+  if (heavy) counters::bump(m_w->stats().heavy_fences);
+  if (!took) return false;
   counters::bump(m_w->stats().steals_succeeded);
   out.from = victim;
   return true;

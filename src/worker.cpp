@@ -52,6 +52,7 @@ worker::worker(runtime_state& rt, unsigned index, unsigned place, const config& 
       m_slaw(cfg.slaw),
       m_chain_bound(cfg.slaw.stack_limit > 0 ? cfg.slaw.stack_limit - 1 : 0),
       m_until_eval(cfg.slaw.interval) {
+  m_counters.fence_episodes_source = &m_deque.fence_switch_counter();
   refresh_mode();
 }
 

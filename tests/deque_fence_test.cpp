@@ -146,8 +146,10 @@ TEST(DequeFence, AdaptiveFencesOnAStealAndDropsTheFenceAfterAQuietRun) {
   std::uintptr_t v = 0;
   for (std::uintptr_t i = 1; i <= 6; ++i)
     d.push(i);
-  ASSERT_TRUE(d.steal(v));  // heavy: membarrier, and the request
+  bool heavy = false;
+  ASSERT_TRUE(d.steal(v, heavy));  // heavy: membarrier, and the request
   EXPECT_EQ(v, 1u);
+  EXPECT_TRUE(heavy);
   EXPECT_FALSE(d.owner_fenced());  // the owner has not popped yet
   ASSERT_TRUE(d.pop(v));           // sees the request: fences this pop, and the next ones
   EXPECT_EQ(v, 6u);
@@ -156,8 +158,10 @@ TEST(DequeFence, AdaptiveFencesOnAStealAndDropsTheFenceAfterAQuietRun) {
   ASSERT_TRUE(d.pop(v));  // the first fenced pop marks the word
   EXPECT_EQ(v, 5u);
   EXPECT_EQ(d.fence_switches(), 1u);
-  ASSERT_TRUE(d.steal(v));  // light: the word says fenced
+  heavy = false;
+  ASSERT_TRUE(d.steal(v, heavy));  // light: the word says fenced
   EXPECT_EQ(v, 2u);
+  EXPECT_FALSE(heavy);
   EXPECT_EQ(d.size_hint(), 2);  // the mode bits are not items
   // The pop after the steal restarts the count (4 quiet pops to go); then 3 (the last item,
   // taken by the owner's own CAS: no steal), an empty pop, 7, and an empty pop are the four.
@@ -177,8 +181,9 @@ TEST(DequeFence, AdaptiveFencesOnAStealAndDropsTheFenceAfterAQuietRun) {
   // The next episode.
   d.push(8);
   d.push(9);
-  ASSERT_TRUE(d.steal(v));  // heavy again
+  ASSERT_TRUE(d.steal(v, heavy));  // heavy again
   EXPECT_EQ(v, 8u);
+  EXPECT_TRUE(heavy);
   ASSERT_TRUE(d.pop(v));  // sees the request, fences, takes the last item by its CAS
   EXPECT_EQ(v, 9u);
   EXPECT_TRUE(d.owner_fenced());
@@ -186,14 +191,18 @@ TEST(DequeFence, AdaptiveFencesOnAStealAndDropsTheFenceAfterAQuietRun) {
   EXPECT_FALSE(d.pop(v));  // marks the word
   EXPECT_EQ(d.fence_switches(), 2u);
   EXPECT_TRUE(d.owner_sees_empty());
-  EXPECT_FALSE(d.steal(v));
+  heavy = false;
+  EXPECT_FALSE(d.steal(v, heavy));  // fenced: an ordinary fence, and nothing to take
+  EXPECT_FALSE(heavy);
   // The full form never switches; the asymmetric one never fences.
   deque<std::uintptr_t> full(8, pop_fence::full, 1);
   deque<std::uintptr_t> asym(8, pop_fence::asymmetric, 1);
   for (deque<std::uintptr_t>* q : {&full, &asym}) {
     for (std::uintptr_t i = 1; i <= 4; ++i)
       q->push(i);
-    ASSERT_TRUE(q->steal(v));
+    heavy = false;
+    ASSERT_TRUE(q->steal(v, heavy));
+    EXPECT_EQ(heavy, q == &asym);  // the full form's thieves never make the system call
     while (q->pop(v)) {
     }
     EXPECT_EQ(q->owner_fenced(), q == &full);

@@ -24,6 +24,8 @@ locus::runtime_stats example_stats() {
   a.policy_switches = 2, b.policy_switches = 4;
   a.steals_succeeded = 3, b.steals_succeeded = 4;
   a.steals_attempted = 15, b.steals_attempted = 25;
+  a.heavy_fences = 2;
+  b.fence_episodes = 1;
   b.mailbox_takes = 9;
   a.syncs_suspended = 10;
   a.idle_ns = 5'000'000, b.idle_ns = 7'000'000;
@@ -63,8 +65,8 @@ TEST(stats_summary, prints_the_documented_form_on_one_line) {
   const std::string s = example_stats().summary();
   EXPECT_EQ(s,
             "workers=2 | spawns wf=120 hf=8 remote=1 | adaptive S=4 F=5 switches=6 | steals "
-            "tried=40 took=7 | mailbox takes=9 | syncs waited=10 | idle sleeps=3 time=0.012s | "
-            "stack peak=12.5KiB");
+            "tried=40 took=7 membarrier=2 | mailbox takes=9 | syncs waited=10 | idle sleeps=3 "
+            "time=0.012s | stack peak=12.5KiB | pop fenced=1");
   EXPECT_EQ(s.find('\n'), std::string::npos);
 }
 
@@ -77,8 +79,8 @@ TEST(stats_summary, matches_the_example_in_stats_hpp) {
 TEST(stats_summary, empty_stats_print_zeros) {
   EXPECT_EQ(locus::runtime_stats{}.summary(),
             "workers=0 | spawns wf=0 hf=0 remote=0 | adaptive S=0 F=0 switches=0 | steals "
-            "tried=0 took=0 | mailbox takes=0 | syncs waited=0 | idle sleeps=0 time=0.000s | "
-            "stack peak=0.0KiB");
+            "tried=0 took=0 membarrier=0 | mailbox takes=0 | syncs waited=0 | idle sleeps=0 "
+            "time=0.000s | stack peak=0.0KiB | pop fenced=0");
 }
 
 // Every field of the table, set to a distinct value, is summed, printed once in the summary

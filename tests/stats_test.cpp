@@ -6,8 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "locus/detail/asymmetric_fence.hpp"
 #include "locus/detail/worker.hpp"
 #include "test_support.hpp"
 
@@ -25,11 +28,11 @@ locus::task<int> spin_until(const std::atomic<bool>* stop) {
 }
 
 /// Every field of a worker_stats, for comparisons.
-std::array<std::uint64_t, 13> fields(const locus::worker_stats& s) {
-  return {s.spawns_work_first, s.spawns_help_first, s.spawns_remote,    s.stack_condition,
-          s.fresh_condition,   s.policy_switches,   s.steals_attempted, s.steals_succeeded,
-          s.mailbox_takes,     s.syncs_suspended,   s.idle_ns,          s.sleeps,
-          s.peak_stack_bytes};
+std::array<std::uint64_t, locus::stat_fields.size()> fields(const locus::worker_stats& s) {
+  std::array<std::uint64_t, locus::stat_fields.size()> out{};
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = s.*locus::stat_fields[i].member;
+  return out;
 }
 
 /// fib(n)'s spawns: one per internal node of its call tree, F(n + 1) - 1.
@@ -166,4 +169,48 @@ TEST(Stats, SnapshotsDuringRunsAreMonotone) {
   }
   runner.join();
   EXPECT_GT(snapshots, 0);
+}
+
+// The pop's fence counters (docs/design/0021) follow its form: under `full` no thief makes the
+// membarrier call and no episode starts; under `asymmetric` every steal that takes an item made
+// the call (the owner never fences, so no episode either); under `adaptive` a stolen item means
+// at least one call (the deques start unfenced, and only a heavy steal's request fences one),
+// and each episode answers a request that some heavy steal made. A reset zeroes both.
+TEST(Stats, FenceCountsFollowThePopForm) {
+  using locus::pop_fence_policy;
+  std::vector<pop_fence_policy> policies{pop_fence_policy::full};
+  if (locus::detail::asymmetric_fence_available()) {
+    policies.push_back(pop_fence_policy::asymmetric);
+    policies.push_back(pop_fence_policy::adaptive);
+  }
+  for (const pop_fence_policy p : policies) {
+    SCOPED_TRACE(std::string(locus::to_string(p)));
+    locus::runtime rt{locus::config{.workers = 2, .pin = false, .pop_fence = p}};
+    locus::worker_stats t;
+    // Runs until a steal took an item (two workers on fib(22): nearly always the first run).
+    for (int i = 0; i < 200 && t.steals_succeeded == 0; ++i) {
+      EXPECT_EQ(rt.run(locus_test::fib(22)), 17711);
+      t = rt.stats().total();
+    }
+    ASSERT_GT(t.steals_succeeded, 0u);
+    switch (p) {
+      case pop_fence_policy::full:
+        EXPECT_EQ(t.heavy_fences, 0u);
+        EXPECT_EQ(t.fence_episodes, 0u);
+        break;
+      case pop_fence_policy::asymmetric:
+        EXPECT_GE(t.heavy_fences, t.steals_succeeded);
+        EXPECT_EQ(t.fence_episodes, 0u);
+        break;
+      case pop_fence_policy::adaptive:
+        EXPECT_GE(t.heavy_fences, 1u);
+        EXPECT_LE(t.fence_episodes, t.heavy_fences);
+        break;
+    }
+    EXPECT_LE(t.heavy_fences, t.steals_attempted);
+    rt.reset_stats();
+    const locus::worker_stats zero = rt.stats().total();
+    EXPECT_EQ(zero.heavy_fences, 0u);
+    EXPECT_EQ(zero.fence_episodes, 0u);
+  }
 }

@@ -73,7 +73,7 @@ class runtime {
   ///  * Between runs (no run() in progress, and the last one returned on this thread or one
   ///    synchronized with it) the counts of what runs do (spawns, syncs, switches, peak stack
   ///    bytes) are exact. Idle workers still look for work for a while before they sleep, so
-  ///    steal attempts, sleeps and idle time go on moving.
+  ///    steal attempts (and the membarriers they run), sleeps and idle time go on moving.
   ///  * During a run it is a racy snapshot, but monotone: until the next reset_stats(), every
   ///    field is at least what any earlier stats() call returned.
   ///  * idle_ns includes the idle spell in progress: it grows while the runtime sits idle.

@@ -25,15 +25,21 @@
   X(policy_switches, "adaptive", "switches", "adaptive re-evaluations that changed policy") \
   X(steals_attempted, "steals", "tried", "steal attempts on other workers' deques")         \
   X(steals_succeeded, "steals", "took", "steal attempts that took an item")                 \
+  X(heavy_fences, "steals", "membarrier",                                                   \
+    "steal attempts that made the membarrier call (pop_fence asymmetric or adaptive)")      \
   X(mailbox_takes, "mailbox", "takes", "items taken from a place mailbox")                  \
   X(syncs_suspended, "syncs", "waited", "syncs that had to wait for children")              \
   X(sleeps, "idle", "sleeps", "times the worker went to sleep")
 
 /// The quantities measured otherwise: X(field, group, label, brief, unit). idle_ns comes from
-/// the worker's idle clock, peak_stack_bytes from its frame stack (runtime::stats()).
-#define LOCUS_MEASURED_FIELDS(X)                                                         \
-  X(idle_ns, "idle", "time", "time spent looking for work or asleep, till now", seconds) \
-  X(peak_stack_bytes, "stack", "peak", "peak bytes held by the frame stack (>= at reset)", kib)
+/// the worker's idle clock, peak_stack_bytes from its frame stack (runtime::stats()),
+/// fence_episodes from its deque (the adaptive pop's switches to the full fence, docs/design/
+/// 0021: one membarrier-requesting steal starts each; 0 under pop_fence full or asymmetric).
+#define LOCUS_MEASURED_FIELDS(X)                                                                \
+  X(idle_ns, "idle", "time", "time spent looking for work or asleep, till now", seconds)        \
+  X(peak_stack_bytes, "stack", "peak", "peak bytes held by the frame stack (>= at reset)", kib) \
+  X(fence_episodes, "pop", "fenced",                                                            \
+    "episodes of stealing in which the worker's pops took the full fence (adaptive)", count)
 
 namespace locus {
 
@@ -126,8 +132,8 @@ struct runtime_stats {
   [[nodiscard]] worker_stats total() const noexcept;
   /// The totals on one line, exactly in this form (numbers aside):
   ///   workers=2 | spawns wf=120 hf=8 remote=1 | adaptive S=4 F=5 switches=6 |
-  ///   steals tried=40 took=7 | mailbox takes=9 | syncs waited=10 |
-  ///   idle sleeps=3 time=0.012s | stack peak=12.5KiB
+  ///   steals tried=40 took=7 membarrier=2 | mailbox takes=9 | syncs waited=10 |
+  ///   idle sleeps=3 time=0.012s | stack peak=12.5KiB | pop fenced=1
   /// (wrapped here; one line, no newline): one group per run of fields with the same group in
   /// stat_fields, each field as label=value; seconds with 3 decimals, KiB with 1.
   [[nodiscard]] std::string summary() const;

@@ -76,6 +76,10 @@ struct counters {
   /// last reset (idle_ns never below what the previous snapshot reported).
   void reset() noexcept;
   [[nodiscard]] worker_stats snapshot() noexcept;
+  /// The owner's deque's count of switches to the fenced pop (deque::fence_switch_counter()),
+  /// reported as fence_episodes with the same baseline as the counters above. Set once, before
+  /// the worker runs; null reports 0.
+  const std::atomic<std::uint64_t>* fence_episodes_source = nullptr;
   std::mutex reader_mutex;  ///< serializes readers, of the frame stack's peak too (not the owner)
 
   /// Each atomic counter beside the worker_stats field it is reported in.

@@ -220,6 +220,13 @@ class deque {
 
   /// Any thread: steal from the top. Returns false if empty or another thread won the race.
   bool steal(T& out) noexcept {
+    bool heavy = false;
+    return steal(out, heavy);
+  }
+
+  /// As steal(out); sets `heavy` when this attempt ran heavy_fence() (the membarrier system
+  /// call of the asymmetric and adaptive forms), whether or not it took an item.
+  bool steal(T& out, bool& heavy) noexcept {
     // Acquire on top: see the item writes published before a previous thief's CAS, and (the
     // fenced bit read) every unfenced pop the owner made before its CAS that set the bit: that
     // CAS heads a release sequence which every later CAS on top continues.
@@ -240,6 +247,7 @@ class deque {
       // Makes the owner pass a full barrier between our load of top and our load of bottom
       // (docs/design/0021), and fences this thread (the paper's seq_cst fence).
       heavy_fence();
+      heavy = true;
       next |= m_request;  // adaptive: ask the owner to fence its pops while we steal
     }
     // Acquire on bottom pairs with the owner's release store of bottom in push (the paper's
@@ -275,11 +283,20 @@ class deque {
   /// Owner: whether its pops now use the full fence (always in the full form, never in the
   /// asymmetric one, while thieves are active in the adaptive one).
   [[nodiscard]] bool owner_fenced() const noexcept { return m_fenced; }
-  /// Owner: how many times the adaptive form marked the word fenced (answered a request) and
-  /// cleared it again (for tests and statistics; plain counters, read by the owner or after it
-  /// stopped).
-  [[nodiscard]] std::uint64_t fence_switches() const noexcept { return m_switches_on; }
-  [[nodiscard]] std::uint64_t unfence_switches() const noexcept { return m_switches_off; }
+  /// How many times the adaptive form marked the word fenced (answered a request: the start of
+  /// an episode of stealing) and cleared it again. Any thread: the owner alone writes them, so
+  /// a reader during a run sees a value at most a few switches old (relaxed loads); exact once
+  /// the owner stopped. runtime::stats() reports the first as worker_stats::fence_episodes.
+  [[nodiscard]] std::uint64_t fence_switches() const noexcept {
+    return m_switches_on.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] std::uint64_t unfence_switches() const noexcept {
+    return m_switches_off.load(std::memory_order_relaxed);
+  }
+  /// The counter behind fence_switches(), for a reader that keeps a baseline (detail::counters).
+  [[nodiscard]] const std::atomic<std::uint64_t>& fence_switch_counter() const noexcept {
+    return m_switches_on;
+  }
   [[nodiscard]] std::size_t capacity() const noexcept {
     return m_ring.load(std::memory_order_relaxed)->capacity();
   }
@@ -288,6 +305,12 @@ class deque {
   static constexpr std::int64_t k_request = std::numeric_limits<std::int64_t>::min();  // bit 63
   static constexpr std::int64_t k_fenced = std::int64_t{1} << 62;
   static constexpr std::int64_t k_index = k_fenced - 1;
+
+  /// Owner: count one more on a statistics counter. A relaxed load and store, not an RMW: the
+  /// owner is the only writer, and readers only load.
+  static void bump(std::atomic<std::uint64_t>& c) noexcept {
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
   /// Owner, fenced pop (after its exchange of bottom) that read `request` in word `w`: mark the
   /// word fenced (and clear `request`). A thief that later reads `fenced` synchronizes with
@@ -308,7 +331,7 @@ class deque {
     m_fenced = true;
     m_quiet_top = fenced;
     m_quiet_left = m_quiet_pops;
-    ++m_switches_on;
+    bump(m_switches_on);
     return fenced;
   }
 
@@ -328,7 +351,7 @@ class deque {
       return w;
     }
     m_fenced = false;
-    ++m_switches_off;
+    bump(m_switches_off);
     return clear;
   }
 
@@ -386,8 +409,9 @@ class deque {
   std::int64_t m_top_seen = 0;
   /// What a heavy steal ORs into the word: `request` in the adaptive form, 0 in the asymmetric.
   const std::int64_t m_request;
-  std::uint64_t m_switches_on = 0;  // owner-only statistics
-  std::uint64_t m_switches_off = 0;
+  /// Statistics: the owner writes them (bump), any thread may read them (runtime::stats()).
+  std::atomic<std::uint64_t> m_switches_on{0};
+  std::atomic<std::uint64_t> m_switches_off{0};
   alignas(k_cache_line) std::atomic<ring*> m_ring{nullptr};
   std::vector<std::unique_ptr<ring>> m_rings;  // owner-only; all rings ever used
 };
