@@ -6,10 +6,13 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -208,6 +211,56 @@ TEST(topology_discover, describes_this_machine) {
       << s;
   const auto places = locus::assign_places(t, iota_cores(t.num_cores()), "socket");
   EXPECT_EQ(*std::max_element(places.begin(), places.end()) + 1, t.num_packages());
+}
+
+// Binds every thread of this process to one processor, and restores each thread's own mask at
+// the end of its scope. hwloc reads the process's binding as the union over its threads, and a
+// library may have started some (OpenBLAS starts its pool when it is loaded).
+class bind_process_to {
+ public:
+  explicit bind_process_to(unsigned cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+      const auto tid = static_cast<pid_t>(std::stol(e.path().filename().string()));
+      cpu_set_t mask;
+      CPU_ZERO(&mask);
+      if (sched_getaffinity(tid, sizeof(mask), &mask) != 0) continue;  // it has exited
+      if (sched_setaffinity(tid, sizeof(one), &one) == 0) m_saved.emplace_back(tid, mask);
+    }
+  }
+  bind_process_to(const bind_process_to&) = delete;
+  bind_process_to& operator=(const bind_process_to&) = delete;
+  ~bind_process_to() {
+    for (const auto& [tid, mask] : m_saved)
+      (void)sched_setaffinity(tid, sizeof(mask), &mask);
+  }
+  [[nodiscard]] std::size_t threads() const noexcept { return m_saved.size(); }
+
+ private:
+  std::vector<std::pair<pid_t, cpu_set_t>> m_saved;
+};
+
+// The hardware tree is kept after the first discovery, the binding is not: a discovery made
+// while the process may use one processor models one core, and the next one, after the binding
+// is restored, models them all again.
+TEST(topology_discover, follows_the_cpu_binding_at_every_call) {
+  const auto before = topology::discover();
+  const auto cpus = allowed_cpus();
+  if (before.num_cores() < 2 || cpus.size() < 2) GTEST_SKIP() << "needs two cores";
+  std::optional<topology> bound;
+  {
+    const bind_process_to one(cpus.back());
+    ASSERT_GE(one.threads(), 1U);
+    bound = topology::discover();
+  }
+  ASSERT_EQ(bound->num_cores(), 1U) << bound->describe();
+  EXPECT_EQ(bound->cores()[0].os_cpu, cpus.back());
+  EXPECT_NE(bound->describe().find("restricted"), std::string::npos) << bound->describe();
+  const auto after = topology::discover();
+  EXPECT_EQ(after.num_cores(), before.num_cores()) << after.describe();
+  EXPECT_EQ(after.describe(), before.describe());
 }
 
 TEST(places, dense_in_order_of_first_appearance) {

@@ -36,6 +36,9 @@ class topology {
  public:
   /// The real machine, from hwloc. Never throws: falls back to a flat model of
   /// std::thread::hardware_concurrency() cores if hwloc fails (and says so in describe()).
+  /// The hardware tree is read from the OS once per process and kept (reading it costs
+  /// milliseconds); the process's CPU binding is read at every call, and the model holds
+  /// only the cores it allows.
   [[nodiscard]] static topology discover();
 
   /// A virtual machine from a spec such as "sockets=4,cores=4,l3=6MiB". Keys (all optional):
