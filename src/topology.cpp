@@ -155,9 +155,9 @@ struct topology::builder {
 
   // The machine's hwloc tree, loaded once per process and then copied for each discovery.
   //
-  // Loading reads sysfs: about 130 files on a 2-CPU machine, some 5 ms. Creating a runtime
+  // Loading reads sysfs: over a hundred files on a 2-CPU machine, some 5 ms. Creating a runtime
   // cost that much while it was loaded each time: 10,000 runtimes of 2 workers, each running
-  // fib(5), took 57 s, and take 3.3 to 3.8 s with the tree kept (the test
+  // fib(5), took 57 s, and take 2.9 to 4.1 s with the tree kept (six runs of the test
   // Runtime.ManyCreateRunDestroyCyclesDoNotHang, release build, 2-vCPU VM).
   // What is kept is only what describes the hardware, and the hardware outlives the
   // process (a loaded hwloc tree does not follow CPU hotplug either). What may change while the
